@@ -1,0 +1,54 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Darkroom",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "darkroom", targets: ["darkroom"]),
+        .library(name: "DarkroomCore", targets: ["DarkroomCore"]),
+        .library(name: "DarkroomIO", targets: ["DarkroomIO"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // One tiny module per C library, found through pkg-config (Debian -dev packages).
+        .systemLibrary(name: "CLibRaw", pkgConfig: "libraw_r", providers: [.apt(["libraw-dev"])]),
+        .systemLibrary(name: "CTIFF", pkgConfig: "libtiff-4", providers: [.apt(["libtiff-dev"])]),
+        .systemLibrary(name: "CLCMS2", pkgConfig: "lcms2", providers: [.apt(["liblcms2-dev"])]),
+        .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // Small C glue: error-handler capture for libtiff / lcms2.
+        .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2"]),
+
+        .target(
+            name: "DarkroomCore",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))],
+            linkerSettings: [.linkedLibrary("m")]
+        ),
+        .target(
+            name: "DarkroomIO",
+            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
+        ),
+        .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO"]),
+        .target(
+            name: "DarkroomCLI",
+            dependencies: [
+                "DarkroomCore", "DarkroomIO", "DarkroomBatch",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
+        .executableTarget(
+            name: "darkroom-bench",
+            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch"],
+            path: "Benchmarks/darkroom-bench"
+        ),
+
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
+        .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
+    ]
+)

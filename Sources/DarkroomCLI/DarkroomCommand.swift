@@ -1,0 +1,13 @@
+import ArgumentParser
+import DarkroomCore
+
+/// `darkroom`: batch RAW/DNG development.
+public struct DarkroomCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "darkroom",
+        abstract: "Develop camera RAW and DNG files into colour-managed JPEG, HEIF and TIFF.",
+        version: DarkroomVersion.string,
+        subcommands: []
+    )
+    public init() {}
+}

@@ -1,0 +1,3 @@
+import DarkroomCLI
+
+await DarkroomCommand.main()
