@@ -21,7 +21,7 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
-        .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2"]),
+        .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
 
         .target(
             name: "DarkroomCore",
@@ -45,6 +45,12 @@ let package = Package(
             name: "darkroom-bench",
             dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch"],
             path: "Benchmarks/darkroom-bench"
+        ),
+        .executableTarget(
+            name: "bench-demosaic",
+            dependencies: ["DarkroomCore", "DarkroomIO"],
+            path: "Benchmarks/bench-demosaic",
+            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
 
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),

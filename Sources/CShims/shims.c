@@ -33,3 +33,10 @@ static void lcms_handler(cmsContext ctx, cmsUInt32Number code, const char *text)
 
 void dr_lcms_install_handler(void) { cmsSetLogErrorHandler(lcms_handler); }
 const char *dr_lcms_last_error(void) { return lcms_error; }
+
+#include <libraw.h>
+unsigned dr_libraw_cblack(const void *libraw_data, unsigned index) {
+    const libraw_data_t *d = (const libraw_data_t *)libraw_data;
+    if (index >= LIBRAW_CBLACK_SIZE) return 0;
+    return d->color.cblack[index];
+}

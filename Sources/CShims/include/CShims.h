@@ -12,4 +12,8 @@ void dr_tiff_clear_error(void);
 /// Installs an lcms2 log handler that records the last error on this thread.
 void dr_lcms_install_handler(void);
 const char *dr_lcms_last_error(void);
+
+
+/// `imgdata.color.cblack[index]` (Swift cannot import the 4104-element array); 0 when out of range.
+unsigned dr_libraw_cblack(const void *libraw_data, unsigned index);
 #endif

@@ -1,8 +1,0 @@
-import CLibRaw
-import CTIFF
-import CLCMS2
-import CHeif
-import CJPEG
-import CZlib
-import CShims
-import DarkroomCore
