@@ -1,0 +1,55 @@
+# Darkroom — the two commands on a fresh Debian machine are `make run` and `make test`.
+SHELL := /bin/bash
+SWIFT ?= swift
+# C libraries (system-library targets, found with pkg-config) and the tools tests read outputs back with.
+APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev \
+                libjpeg62-turbo-dev zlib1g-dev libheif-examples libimage-exiftool-perl
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+BIN := .build/release/darkroom
+
+.PHONY: all deps swift build run test bench bench-demosaic profiles samples clean
+
+all: build
+
+# Installs whatever apt packages are missing (nothing when all are present).
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "make: installing missing packages:" $$missing; \
+	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	fi
+
+swift:
+	@command -v $(SWIFT) >/dev/null || { echo "make: Swift 6.1+ toolchain not found (https://www.swift.org/install/linux/)"; exit 1; }
+
+build: deps swift
+	$(SWIFT) build -c release --product darkroom
+
+# Develops every bundled sample into out/.
+run: build
+	@mkdir -p out
+	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json
+
+test: deps swift
+	$(SWIFT) test
+
+# Whole-pipeline speed and memory against peers on the real samples (release build).
+bench: deps swift
+	$(SWIFT) build -c release --product darkroom --product darkroom-bench
+	.build/release/darkroom-bench
+
+# Demosaic quality (CPSNR on Kodak 24) and speed.
+bench-demosaic: deps swift
+	$(SWIFT) build -c release --product bench-demosaic
+	.build/release/bench-demosaic ../shared/samples/kodak24 --markdown
+
+# Regenerate Profiles/*.icc (lcms2) and Samples/*.dng (our DNG writer).
+profiles: build
+	$(BIN) profiles -o Profiles
+
+samples: build
+	$(BIN) make-samples -o Samples
+
+clean:
+	rm -rf .build out

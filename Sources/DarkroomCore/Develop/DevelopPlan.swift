@@ -1,0 +1,194 @@
+import Foundation
+
+/// A recipe resolved against one file's metadata: every number the render uses, in the order
+/// the stages run (DNG spec order). The plan is data — `darkroom explain` prints it.
+///
+/// Stages, per output tile:
+/// 1. linearise: `(raw − black(x, y)) / (white − black(x, y))`, black per CFA site
+///    (BlackLevel with BlackLevelRepeatDim, plus BlackLevelDeltaH/V) — DNG spec ch. 5;
+/// 2. OpcodeList2 (pointwise opcodes, per tile);
+/// 3. white balance: multiply each CFA colour by `1 / cameraNeutral` (≥ 1), clip at 1.0
+///    (clipped highlights become neutral);
+/// 4. demosaic (`recipe.demosaic`), balanced camera RGB;
+/// 5. OpcodeList3 (pointwise opcodes, per tile);
+/// 6. one 3×3 matrix: balanced camera → camera (diag(neutral)) → XYZ D50 (DNG colour model,
+///    ch. 6) → output linear RGB, times 2^(BaselineExposure + offset + user stops);
+/// 7. gamut: negative components desaturated toward luminance (hue and Y kept);
+/// 8. tone curve (`ToneCurve`), hue-preserving;
+/// 9. transfer function of the output space and quantisation (8 or 16 bit);
+/// then DefaultCrop and Orientation decide where the pixel lands.
+public struct DevelopPlan: Sendable {
+    public let recipe: DevelopRecipe
+    /// Size of the decoded (active-area) image.
+    public let width: Int
+    public let height: Int
+    public let samplesPerPixel: Int
+    public let cfa: CFAPattern?
+    /// Black level for every (row mod repeatRows, column mod repeatColumns[, sample]) position.
+    public let blackRepeatRows: Int
+    public let blackRepeatColumns: Int
+    public let blackLevels: [Float]
+    public let blackDeltaH: [Float]?
+    public let blackDeltaV: [Float]?
+    /// White level per sample.
+    public let whiteLevels: [Float]
+    /// The colour solution (white balance, interpolated matrices).
+    public let color: ColorSolution
+    /// White-balance gains for red, green, blue CFA sites (`1 / cameraNeutral`, all ≥ 1).
+    public let whiteBalanceGains: SIMD3<Float>
+    /// Balanced camera RGB → output linear RGB, exposure included (row-major).
+    public let cameraToOutput: Matrix3
+    /// Total exposure applied, in stops (baseline + offset + user).
+    public let exposureStops: Double
+    public let tone: ToneCurve
+    /// Luminance weights of the output space (the Y row of its RGB → XYZ matrix).
+    public let luminance: SIMD3<Float>
+    /// The part of the image that is rendered (DefaultCrop, or everything).
+    public let crop: PixelRect
+    public let orientation: Orientation
+    public let demosaicHalo: Int
+    public let opcodeList2: OpcodeList?
+    public let opcodeList3: OpcodeList?
+    /// Things the user should know (opcodes skipped, profile fallbacks, …).
+    public let warnings: [String]
+
+    /// Resolves `recipe` against `metadata` for a decoded image of `width × height`.
+    public init(metadata: RawMetadata, width: Int, height: Int, samplesPerPixel: Int,
+                recipe: DevelopRecipe) throws(DevelopError) {
+        self.recipe = recipe
+        self.width = width
+        self.height = height
+        self.samplesPerPixel = samplesPerPixel
+        var warnings: [String] = metadata.warnings
+
+        guard recipe.tileSize >= 16, recipe.tileSize <= 8192 else {
+            throw .invalidRecipe("tile size \(recipe.tileSize) is outside 16…8192")
+        }
+        guard recipe.bitsPerSample == 8 || recipe.bitsPerSample == 16 else {
+            throw .invalidRecipe("bits per sample must be 8 or 16, not \(recipe.bitsPerSample)")
+        }
+        if samplesPerPixel == 1 {
+            guard let cfa = metadata.cfa else { throw .badLevels("mosaic image without a CFA pattern") }
+            self.cfa = cfa
+            self.demosaicHalo = recipe.demosaic.halo
+        } else if samplesPerPixel == 3 {
+            self.cfa = nil
+            self.demosaicHalo = 0
+        } else {
+            throw .invalidRecipe("\(samplesPerPixel) samples per pixel are not supported")
+        }
+        let minimum = 2 * demosaicHalo + 2
+        guard width >= minimum, height >= minimum else {
+            throw .imageTooSmall(width: width, height: height, minimum: minimum)
+        }
+
+        // Levels.
+        let rows = max(metadata.blackLevelRepeatRows, 1), cols = max(metadata.blackLevelRepeatColumns, 1)
+        let perPosition = rows * cols * samplesPerPixel
+        var black = metadata.blackLevel.map { Float($0) }
+        if black.count == 1 && perPosition > 1 { black = [Float](repeating: black[0], count: perPosition) }
+        guard black.count == perPosition, rows <= 64, cols <= 64 else {
+            throw .badLevels("BlackLevel has \(black.count) values for a \(rows)x\(cols) repeat of \(samplesPerPixel) samples")
+        }
+        self.blackRepeatRows = rows
+        self.blackRepeatColumns = cols
+        self.blackLevels = black
+        if let dh = metadata.blackLevelDeltaH, dh.count == width, dh.contains(where: { $0 != 0 }) {
+            blackDeltaH = dh.map { Float($0) }
+        } else { blackDeltaH = nil }
+        if let dv = metadata.blackLevelDeltaV, dv.count == height, dv.contains(where: { $0 != 0 }) {
+            blackDeltaV = dv.map { Float($0) }
+        } else { blackDeltaV = nil }
+        var white = metadata.whiteLevel.map { Float($0) }
+        if white.isEmpty { white = [65535] }
+        if white.count < samplesPerPixel { white = [Float](repeating: white[0], count: samplesPerPixel) }
+        self.whiteLevels = white
+        let maxBlack = black.max() ?? 0
+        guard white.allSatisfy({ $0.isFinite && $0 > maxBlack + 1 }), black.allSatisfy(\.isFinite) else {
+            throw .badLevels("white level \(white) is not above black level \(maxBlack)")
+        }
+
+        // Colour.
+        let model: DNGColorModel
+        do { model = try DNGColorModel(metadata: metadata, profile: nil) } catch {
+            throw .colorModel(error.description)
+        }
+        let solution = model.solve(recipe.whiteBalance)
+        warnings += solution.warnings
+        self.color = solution
+        let n = solution.cameraNeutral
+        guard n.min() > 0, n.max().isFinite else { throw .colorModel("camera neutral \(n) is not positive") }
+        let gains = SIMD3<Double>(1 / n.x, 1 / n.y, 1 / n.z) * n.max()
+        self.whiteBalanceGains = SIMD3<Float>(gains / gains.min())
+        let balancedToCamera = Matrix3.diagonal(SIMD3(1, 1, 1) / (gains / gains.min()))
+        var stops = recipe.exposureStops
+        if recipe.applyBaselineExposure {
+            stops += metadata.baselineExposure ?? 0
+            stops += metadata.profile?.baselineExposureOffset ?? 0
+        }
+        self.exposureStops = stops
+        let space = recipe.colorSpace
+        let matrix = pow(2, stops) * (space.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
+        guard matrix.isFinite else { throw .colorModel("camera → output matrix is not finite") }
+        self.cameraToOutput = matrix
+        let yRow = space.linearRGBToXYZD50.row(1)
+        self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
+        self.tone = ToneCurve(mode: recipe.tone)
+
+        // Geometry.
+        let full = PixelRect(x: 0, y: 0, width: width, height: height)
+        if recipe.applyDefaultCrop, let c = metadata.defaultCrop, !c.isEmpty {
+            if full.contains(c) { crop = c } else {
+                crop = full
+                warnings.append("DefaultCrop \(c) lies outside the \(width)x\(height) image; not applied")
+            }
+        } else { crop = full }
+        orientation = recipe.applyOrientation ? Orientation(metadata.orientation) : Orientation(1)
+
+        // Opcodes.
+        func parsed(_ bytes: [UInt8]?, _ name: String) throws(DevelopError) -> OpcodeList? {
+            guard recipe.applyOpcodes, let bytes, !bytes.isEmpty else { return nil }
+            let list: OpcodeList
+            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
+            if list.opcodes.isEmpty { return nil }
+            if !list.isPointwise {
+                warnings.append("\(name) holds opcodes that need the whole image (\(list.opcodes.map(\.name).joined(separator: ", "))); applied pointwise opcodes only")
+            }
+            return list
+        }
+        opcodeList2 = try parsed(metadata.opcodeList2, "OpcodeList2")
+        opcodeList3 = try parsed(metadata.opcodeList3, "OpcodeList3")
+        self.warnings = warnings
+    }
+
+    /// Output size after crop and orientation.
+    public var outputSize: (width: Int, height: Int) {
+        orientation.displaySize(width: crop.width, height: crop.height)
+    }
+
+    /// Human-readable description of every resolved number, in stage order.
+    public var explanation: [String] {
+        func f(_ v: Double, _ d: Int = 4) -> String { String(format: "%.\(d)f", v) }
+        func m(_ a: Matrix3) -> String {
+            (0..<3).map { r in "[" + (0..<3).map { c in f(a[r, c]) }.joined(separator: " ") + "]" }.joined(separator: " ")
+        }
+        var lines: [String] = []
+        lines.append("input: \(width)x\(height), \(samplesPerPixel == 1 ? "CFA \(cfa?.description ?? "?")" : "linear RGB")")
+        lines.append("1 linearise: black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
+        if let l = opcodeList2 { lines.append("2 OpcodeList2: " + l.summary.joined(separator: "; ")) }
+        lines.append("3 white balance: neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
+        if samplesPerPixel == 1 { lines.append("4 demosaic: \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
+        if let l = opcodeList3 { lines.append("5 OpcodeList3: " + l.summary.joined(separator: "; ")) }
+        lines.append("6 colour: weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
+        if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
+        lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
+        lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
+        lines.append("7 gamut: negative components desaturated toward luminance")
+        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (knee \(tone.knee), white point \(tone.whitePoint), hue-preserving)" : "")")
+        lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
+        lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
+        lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")
+        for w in warnings { lines.append("warning: \(w)") }
+        return lines
+    }
+}

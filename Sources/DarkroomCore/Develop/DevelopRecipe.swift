@@ -1,0 +1,32 @@
+/// Everything the user chooses about a render. Every tunable lives here with a documented
+/// default; the plan (`DevelopPlan`) resolves it against a file's metadata.
+public struct DevelopRecipe: Sendable, Equatable, Codable {
+    /// Output colour space and encoding (`--color-space`). Default sRGB.
+    public var colorSpace: OutputColorSpace = .srgb
+    /// Demosaic algorithm (`--demosaic`). Default `DemosaicAlgorithm.default`.
+    public var demosaic: DemosaicAlgorithm = .default
+    /// White balance (`--wb`). Default: the file's as-shot white (AsShotNeutral / AsShotWhiteXY).
+    public var whiteBalance: WhiteBalanceSpec = .asShot
+    /// User exposure in stops, added to BaselineExposure(+Offset) (`--exposure`). Default 0.
+    public var exposureStops: Double = 0
+    /// Whether BaselineExposure (+ the profile's BaselineExposureOffset) is applied. Default true.
+    public var applyBaselineExposure: Bool = true
+    /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
+    public var tone: ToneCurve.Mode = .standard
+    /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
+    public var bitsPerSample: Int = 8
+    /// Apply DefaultCrop (`--no-crop` turns it off). Default true.
+    public var applyDefaultCrop: Bool = true
+    /// Apply the file's Orientation to the pixels (outputs are written with Orientation 1). Default true.
+    public var applyOrientation: Bool = true
+    /// Apply OpcodeList1/2/3 (`--no-opcodes`). Default true.
+    public var applyOpcodes: Bool = true
+    /// Long side of the embedded thumbnail in pixels; 0 = none. Default 320.
+    public var thumbnailSize: Int = 320
+    /// Output tile edge in pixels (`--tile-size`); changes speed, never pixels. Default 256.
+    public var tileSize: Int = 256
+    /// Worker threads for one image (`--threads`); 0 = one per core. Changes speed, never pixels.
+    public var threads: Int = 0
+
+    public init() {}
+}

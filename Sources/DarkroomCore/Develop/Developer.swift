@@ -1,0 +1,209 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Runs a `DevelopPlan` over a `RawImage`: the tile scheduler of DESIGN.md.
+///
+/// The crop rectangle is cut into `tileSize × tileSize` output tiles. Each worker owns its
+/// scratch buffers (the tile plus the demosaic halo, as Float) and, per tile: fetches and
+/// linearises the mosaic (mirroring across image edges, which keeps the CFA parity), applies
+/// OpcodeList2, white balance, demosaic, OpcodeList3, the colour matrix, gamut mapping, tone
+/// and transfer, and writes the quantised pixels straight to their oriented place in the output.
+/// Only the 16-bit mosaic and the output buffer are full size. Every output pixel is a pure
+/// function of the mosaic around it, so tile size and thread count never change a byte.
+public enum Developer {
+    /// Renders `raw` with `plan`. The result has no ICC profile (the IO layer attaches it).
+    public static func render(_ raw: RawImage, plan: DevelopPlan) -> RenderedImage {
+        let (outW, outH) = plan.outputSize
+        let bits = plan.recipe.bitsPerSample
+        var out8 = bits == 8 ? [UInt8](repeating: 0, count: outW * outH * 3) : []
+        var out16 = bits == 16 ? [UInt16](repeating: 0, count: outW * outH * 3) : []
+
+        let tileSize = plan.recipe.tileSize
+        let crop = plan.crop
+        var tiles: [PixelRect] = []
+        var ty = crop.y
+        while ty < crop.maxY {
+            var tx = crop.x
+            let th = min(tileSize, crop.maxY - ty)
+            while tx < crop.maxX {
+                tiles.append(PixelRect(x: tx, y: ty, width: min(tileSize, crop.maxX - tx), height: th))
+                tx += tileSize
+            }
+            ty += tileSize
+        }
+        let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
+        let encoder = OutputEncoder(plan: plan)
+        let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
+        let next = Atomic<Int>(0)
+
+        raw.pixels.withUnsafeBufferPointer { src in
+            let dst8 = out8.withUnsafeMutableBufferPointer { $0.baseAddress }
+            let dst16 = out16.withUnsafeMutableBufferPointer { $0.baseAddress }
+            let sink = OutputSink(p8: dst8, p16: dst16, width: outW)
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
+                while true {
+                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if i >= tiles.count { break }
+                    renderTile(tiles[i], raw: raw, src: src, plan: plan, kernel: kernel,
+                               encoder: encoder, sink: sink, scratch: &scratch)
+                }
+            }
+        }
+
+        var image = RenderedImage(width: outW, height: outH, bitsPerSample: bits, pixels8: out8, pixels16: out16,
+                                  colorSpaceName: plan.recipe.colorSpace.rawValue, iccProfile: [],
+                                  exif: raw.metadata.exif)
+        if plan.recipe.thumbnailSize > 0 {
+            image.thumbnail = Thumbnailer.thumbnail(of: image, longSide: plan.recipe.thumbnailSize)
+        }
+        return image
+    }
+
+    /// Where workers write: raw pointers into the output arrays (tiles never overlap).
+    struct OutputSink: @unchecked Sendable {
+        let p8: UnsafeMutablePointer<UInt8>?
+        let p16: UnsafeMutablePointer<UInt16>?
+        let width: Int
+    }
+
+    /// Per-worker buffers, allocated once.
+    struct TileScratch {
+        let capacity: Int
+        var mosaic: [Float]
+        var red: [Float], green: [Float], blue: [Float]
+        var rgb: [Float]
+        init(maxTile: Int, halo: Int) {
+            let side = maxTile + 2 * halo
+            capacity = side * side
+            mosaic = [Float](repeating: 0, count: capacity * 3)
+            red = [Float](repeating: 0, count: capacity)
+            green = red; blue = red
+            rgb = [Float](repeating: 0, count: maxTile * maxTile * 3)
+        }
+    }
+
+    @inline(__always)
+    static func mirror(_ i: Int, _ n: Int) -> Int {
+        var v = i
+        // Reflect without repeating the edge sample (keeps CFA parity); loops only for tiny images.
+        while v < 0 || v >= n { v = v < 0 ? -v : 2 * (n - 1) - v }
+        return v
+    }
+
+    static func renderTile(_ tile: PixelRect, raw: RawImage, src: UnsafeBufferPointer<UInt16>, plan: DevelopPlan,
+                           kernel: (any DemosaicKernel)?, encoder: OutputEncoder, sink: OutputSink,
+                           scratch: inout TileScratch) {
+        let h = plan.demosaicHalo
+        let rx = tile.x - h, ry = tile.y - h
+        let rw = tile.width + 2 * h, rh = tile.height + 2 * h
+        let spp = plan.samplesPerPixel
+        let W = plan.width, H = plan.height
+        // In-image part of the region.
+        let ix0 = max(rx, 0), ix1 = min(rx + rw, W), iy0 = max(ry, 0), iy1 = min(ry + rh, H)
+
+        scratch.mosaic.withUnsafeMutableBufferPointer { mos in
+            let m = mos.baseAddress!
+            // 1. Linearise the in-image samples.
+            let bRows = plan.blackRepeatRows, bCols = plan.blackRepeatColumns
+            let invRange = plan.blackLevels.enumerated().map { i, b in 1 / (plan.whiteLevels[i % spp] - b) }
+            plan.blackLevels.withUnsafeBufferPointer { black in
+                let deltaH = plan.blackDeltaH
+                for y in iy0..<iy1 {
+                    let dv = plan.blackDeltaV?[y] ?? 0
+                    let srcRow = src.baseAddress! + y * W * spp
+                    let dstRow = m + ((y - ry) * rw - rx) * spp
+                    let brow = (y % bRows) * bCols
+                    for x in ix0..<ix1 {
+                        let dh = deltaH?[x] ?? 0
+                        let bIndex = (brow + x % bCols) * spp
+                        for s in 0..<spp {
+                            let b = black[bIndex + s] + dh + dv
+                            dstRow[x * spp + s] = (Float(srcRow[x * spp + s]) - b) * invRange[bIndex + s]
+                        }
+                    }
+                }
+            }
+            // 2. OpcodeList2 on the in-image part.
+            if let list = plan.opcodeList2, ix1 > ix0, iy1 > iy0 {
+                list.applyPointwise(to: m + ((iy0 - ry) * rw + (ix0 - rx)) * spp, rowStride: rw * spp,
+                                    region: PixelRect(x: ix0, y: iy0, width: ix1 - ix0, height: iy1 - iy0),
+                                    planes: spp, imageWidth: W, imageHeight: H)
+            }
+            // 3. White balance and clip.
+            let gains = plan.whiteBalanceGains
+            if spp == 1, let cfa = plan.cfa {
+                for y in iy0..<iy1 {
+                    let row = m + (y - ry) * rw - rx
+                    let g0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)]
+                    let g1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)]
+                    var x = ix0
+                    while x < ix1 {
+                        row[x] = min(row[x] * g0, 1)
+                        if x + 1 < ix1 { row[x + 1] = min(row[x + 1] * g1, 1) }
+                        x += 2
+                    }
+                }
+            } else {
+                for y in iy0..<iy1 {
+                    let row = m + ((y - ry) * rw - rx) * 3
+                    for x in ix0..<ix1 {
+                        row[x * 3] = min(row[x * 3] * gains.x, 1)
+                        row[x * 3 + 1] = min(row[x * 3 + 1] * gains.y, 1)
+                        row[x * 3 + 2] = min(row[x * 3 + 2] * gains.z, 1)
+                    }
+                }
+            }
+            // Mirror the out-of-image border from in-image samples (same CFA parity).
+            if ix0 > rx || ix1 < rx + rw {
+                for y in iy0..<iy1 {
+                    let row = m + (y - ry) * rw * spp
+                    for bx in 0..<rw where rx + bx < 0 || rx + bx >= W {
+                        let sx = mirror(rx + bx, W) - rx
+                        for s in 0..<spp { row[bx * spp + s] = row[sx * spp + s] }
+                    }
+                }
+            }
+            for by in 0..<rh where ry + by < 0 || ry + by >= H {
+                let sy = mirror(ry + by, H) - ry
+                (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
+            }
+
+            // 4. Demosaic into interleaved tile RGB (balanced camera space).
+            scratch.rgb.withUnsafeMutableBufferPointer { rgbBuf in
+                let rgb = rgbBuf.baseAddress!
+                let tw = tile.width, th = tile.height
+                if spp == 1, let kernel, let cfa = plan.cfa {
+                    scratch.red.withUnsafeMutableBufferPointer { r in
+                        scratch.green.withUnsafeMutableBufferPointer { g in
+                            scratch.blue.withUnsafeMutableBufferPointer { b in
+                                kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh,
+                                                cfa: cfa.shifted(dx: rx, dy: ry),
+                                                red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
+                                for y in 0..<th {
+                                    let o = (y + h) * rw + h
+                                    for x in 0..<tw {
+                                        let d = (y * tw + x) * 3
+                                        rgb[d] = r[o + x]; rgb[d + 1] = g[o + x]; rgb[d + 2] = b[o + x]
+                                    }
+                                }
+                            }
+                        }
+                    }
+                } else {
+                    for y in 0..<th {
+                        (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
+                    }
+                }
+                // 5. OpcodeList3.
+                if let list = plan.opcodeList3 {
+                    list.applyPointwise(to: rgb, rowStride: tw * 3, region: tile, planes: 3,
+                                        imageWidth: W, imageHeight: H)
+                }
+                // 6–9. Matrix, gamut, tone, transfer, quantise, place.
+                encoder.encode(rgb: rgb, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
+            }
+        }
+    }
+}

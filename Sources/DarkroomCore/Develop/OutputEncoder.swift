@@ -1,0 +1,94 @@
+import Foundation
+
+/// Stages 6–9 of the plan, fused: balanced camera RGB → output linear RGB (one 3×3 matrix with
+/// exposure), gamut mapping, tone curve, transfer function and quantisation, and placement of
+/// each pixel at its cropped, oriented position.
+struct OutputEncoder: Sendable {
+    let m: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
+    let luminance: SIMD3<Float>
+    let tone: ToneCurve
+    let bits: Int
+    let transfer: TransferFunction
+    let isLinear: Bool
+    /// 8-bit output: encoded value for every 16-bit quantised display-linear value.
+    let lut8: [UInt8]
+    /// 16-bit output of a non-linear space: encoded value for every 1/262143 step (linear interpolation between).
+    let lut16: [Float]
+
+    static let lut16Size = 1 << 18
+
+    init(plan: DevelopPlan) {
+        let c = plan.cameraToOutput.m.map { Float($0) }
+        m = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        luminance = plan.luminance
+        tone = plan.tone
+        bits = plan.recipe.bitsPerSample
+        transfer = plan.recipe.colorSpace.transfer
+        isLinear = plan.recipe.colorSpace.isLinear
+        if bits == 8 {
+            let t = transfer
+            lut8 = (0..<65536).map { i in
+                let v = t.encode(Double(i) / 65535)
+                return UInt8(max(0, min(255, (v * 255).rounded())))
+            }
+            lut16 = []
+        } else {
+            lut8 = []
+            let t = transfer
+            let n = OutputEncoder.lut16Size
+            lut16 = isLinear ? [] : (0...n).map { i in Float(t.encode(Double(i) / Double(n)) * 65535) }
+        }
+    }
+
+    func encode(rgb: UnsafeMutablePointer<Float>, tile: PixelRect, crop: PixelRect, orientation: Orientation,
+                sink: Developer.OutputSink) {
+        let cw = crop.width, ch = crop.height
+        let outW = sink.width
+        lut8.withUnsafeBufferPointer { l8 in
+        lut16.withUnsafeBufferPointer { l16 in
+            for y in 0..<tile.height {
+                for x in 0..<tile.width {
+                    let p = rgb + (y * tile.width + x) * 3
+                    let cr = p[0], cg = p[1], cb = p[2]
+                    var r = m.0 * cr + m.1 * cg + m.2 * cb
+                    var g = m.3 * cr + m.4 * cg + m.5 * cb
+                    var b = m.6 * cr + m.7 * cg + m.8 * cb
+                    // Gamut: pull negative components up by desaturating toward luminance.
+                    let lo = min(r, min(g, b))
+                    if lo < 0 {
+                        let Y = luminance.x * r + luminance.y * g + luminance.z * b
+                        if Y > 0 {
+                            let t = Y / (Y - lo)
+                            r = Y + t * (r - Y); g = Y + t * (g - Y); b = Y + t * (b - Y)
+                        } else { r = 0; g = 0; b = 0 }
+                    }
+                    (r, g, b) = tone.applyRGB(r, g, b)
+                    let (ox, oy) = orientation.map(x: tile.x - crop.x + x, y: tile.y - crop.y + y, width: cw, height: ch)
+                    let o = (oy * outW + ox) * 3
+                    if let d = sink.p8 {
+                        d[o] = l8[Int(clamp01(r) * 65535 + 0.5)]
+                        d[o + 1] = l8[Int(clamp01(g) * 65535 + 0.5)]
+                        d[o + 2] = l8[Int(clamp01(b) * 65535 + 0.5)]
+                    } else if let d = sink.p16 {
+                        d[o] = quantise16(r, l16)
+                        d[o + 1] = quantise16(g, l16)
+                        d[o + 2] = quantise16(b, l16)
+                    }
+                }
+            }
+        }
+        }
+    }
+
+    @inline(__always) func clamp01(_ v: Float) -> Float { v.isNaN ? 0 : min(max(v, 0), 1) }
+
+    @inline(__always) func quantise16(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> UInt16 {
+        let x = clamp01(v)
+        if isLinear { return UInt16(x * 65535 + 0.5) }
+        let f = x * Float(OutputEncoder.lut16Size)
+        let i = min(Int(f), OutputEncoder.lut16Size - 1)
+        let t = f - Float(i)
+        let e = lut[i] + (lut[i + 1] - lut[i]) * t
+        return UInt16(min(max(e + 0.5, 0), 65535))
+    }
+}

@@ -1,0 +1,223 @@
+import DarkroomCore
+import Foundation
+
+/// Options that change how a file is decoded.
+public struct DecodeOptions: Sendable, Equatable {
+    /// Apply OpcodeList1 to the stored sensor values (DNG spec: before linearisation). Default true.
+    public var applyOpcodeList1: Bool = true
+    /// When set, the file is a headerless Bayer dump described by these parameters.
+    public var bayerDump: BayerDumpParameters?
+    public init(applyOpcodeList1: Bool = true, bayerDump: BayerDumpParameters? = nil) {
+        self.applyOpcodeList1 = applyOpcodeList1
+        self.bayerDump = bayerDump
+    }
+}
+
+/// Chooses a decoder by the file's content (never its extension) and returns the active-area
+/// mosaic with complete metadata.
+///
+/// - DNG (TIFF with DNGVersion): pixels from LibRaw (every DNG compression LibRaw knows), every
+///   DNG tag from our own TIFF reader (`DNGMetadataReader`); ActiveArea is cropped here, after
+///   OpcodeList1.
+/// - Any other RAW LibRaw reads: LibRaw's visible area, its per-site black, its single
+///   D65 colour matrix (`cam_xyz`, stored as ColorMatrix1 with CalibrationIlluminant1 = D65) and
+///   as-shot multipliers (as AsShotNeutral).
+/// - Headerless Bayer dumps, when `options.bayerDump` is given (`BayerDumpDecoder`).
+public enum RawDecoder {
+    /// DNG Compression values LibRaw 0.20 decodes.
+    static let supportedDNGCompressions: Set<Int> = [1, 7, 8, 34892]
+
+    public static func decode(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawImage {
+        if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump) }
+        let bytes = try readHeader(path: path)
+        if let dng = try dngMetadata(bytes: bytes, path: path) {
+            return try decodeDNG(path: path, metadata: dng, options: options)
+        }
+        return try decodeLibRaw(path: path, unpack: true)
+    }
+
+    /// Metadata only (no pixel decoding where avoidable), for `darkroom info`.
+    public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
+        if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump).metadata }
+        let bytes = try readHeader(path: path)
+        if let dng = try dngMetadata(bytes: bytes, path: path) {
+            try checkDNGSupported(dng, path: path)
+            return dng
+        }
+        return try decodeLibRaw(path: path, unpack: false).metadata
+    }
+
+    // MARK: - Steps
+
+    private static func readHeader(path: String) throws(DecodeError) -> [UInt8] {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
+        guard !isDir.boolValue else { throw .unreadable(path: path, reason: "is a directory") }
+        let data: Data
+        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        }
+        guard !data.isEmpty else { throw .truncated(path: path, detail: "file is empty") }
+        return [UInt8](data)
+    }
+
+    /// Our own TIFF reader's view, when the file is a DNG; nil when it is not TIFF-based or has no DNGVersion.
+    private static func dngMetadata(bytes: [UInt8], path: String) throws(DecodeError) -> RawMetadata? {
+        guard bytes.count >= 8 else { throw .truncated(path: path, detail: "\(bytes.count) bytes") }
+        let tiff = (bytes[0] == 0x49 && bytes[1] == 0x49 && bytes[2] == 42 && bytes[3] == 0) ||
+            (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 42)
+        guard tiff else { return nil }
+        do {
+            let md = try DNGMetadataReader.read(bytes, path: path)
+            return md.dngVersion != nil ? md : nil
+        } catch {
+            // A TIFF we cannot parse: a damaged DNG, or another TIFF-based RAW LibRaw may still read.
+            if hasDNGVersionTag(bytes) { throw .corrupt(path: path, detail: error.description) }
+            return nil
+        }
+    }
+
+    /// Cheap scan of IFD0 for tag 50706 (DNGVersion), used only to word an error.
+    private static func hasDNGVersionTag(_ b: [UInt8]) -> Bool {
+        let le = b[0] == 0x49
+        func u16(_ o: Int) -> Int? { o + 2 <= b.count ? (le ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])) : nil }
+        func u32(_ o: Int) -> Int? {
+            guard o + 4 <= b.count else { return nil }
+            let v = (0..<4).map { Int(b[o + $0]) }
+            return le ? v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24 : v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
+        }
+        guard let ifd = u32(4), let n = u16(ifd), n < 4096 else { return false }
+        for i in 0..<n { if u16(ifd + 2 + i * 12) == 50706 { return true } }
+        return false
+    }
+
+    private static func checkDNGSupported(_ md: RawMetadata, path: String) throws(DecodeError) {
+        if let c = md.compression, !supportedDNGCompressions.contains(c) {
+            let name: String
+            switch c {
+            case 9: name = "GoPro VC-5 (Compression 9)"
+            case 52546: name = "JPEG XL (Compression 52546)"
+            default: name = "Compression \(c)"
+            }
+            throw .unsupported(path: path, reason: "DNG with \(name) cannot be decoded by LibRaw")
+        }
+        if md.samplesPerPixel != 1 && md.samplesPerPixel != 3 {
+            throw .unsupported(path: path, reason: "DNG with \(md.samplesPerPixel) samples per pixel")
+        }
+        if md.samplesPerPixel == 1 && md.cfa == nil {
+            throw .unsupported(path: path, reason: "DNG CFA layout is not a 2x2 Bayer pattern")
+        }
+    }
+
+    private static func decodeDNG(path: String, metadata: RawMetadata, options: DecodeOptions) throws(DecodeError) -> RawImage {
+        try checkDNGSupported(metadata, path: path)
+        var md = metadata
+        var u = try LibRawDecoder.unpack(path: path)
+        guard u.samplesPerPixel == md.samplesPerPixel else {
+            throw .unsupported(path: path, reason: "LibRaw decoded \(u.samplesPerPixel) samples per pixel, the DNG declares \(md.samplesPerPixel)")
+        }
+        var area = md.activeArea ?? PixelRect(x: 0, y: 0, width: md.sensorWidth, height: md.sensorHeight)
+        if u.rawWidth != md.sensorWidth || u.rawHeight != md.sensorHeight {
+            // LibRaw already cropped (or padded): fall back to its visible area.
+            md.warnings.append("LibRaw decoded \(u.rawWidth)x\(u.rawHeight), the DNG stores \(md.sensorWidth)x\(md.sensorHeight); using LibRaw's image area")
+            area = u.visible
+            if let cfa = u.cfa { md.cfa = cfa }
+        }
+        guard !area.isEmpty, PixelRect(x: 0, y: 0, width: u.rawWidth, height: u.rawHeight).contains(area) else {
+            throw .corrupt(path: path, detail: "ActiveArea \(area) lies outside the \(u.rawWidth)x\(u.rawHeight) image")
+        }
+        if options.applyOpcodeList1, let bytes = md.opcodeList1, !bytes.isEmpty {
+            do {
+                let list = try OpcodeList.parse(bytes)
+                let storedCFA = md.cfa?.shifted(dx: -area.x, dy: -area.y)
+                try list.applyRaw(to: &u.pixels, width: u.rawWidth, height: u.rawHeight, planes: u.samplesPerPixel,
+                                  cfa: storedCFA, whiteLevel: Int(md.whiteLevel.first ?? 65535))
+            } catch {
+                throw .corrupt(path: path, detail: "OpcodeList1: \(error.description)")
+            }
+        }
+        let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: area)
+        mergeExif(from: u.exif, into: &md.exif)
+        md.fileFormat = "DNG"
+        return RawImage(width: area.width, height: area.height, samplesPerPixel: u.samplesPerPixel,
+                        pixels: pixels, metadata: md)
+    }
+
+    private static func decodeLibRaw(path: String, unpack: Bool) throws(DecodeError) -> RawImage {
+        let u = try LibRawDecoder.unpack(path: path, unpackPixels: unpack)
+        var md = RawMetadata()
+        md.fileFormat = u.formatName
+        md.exif = u.exif
+        md.sensorWidth = u.rawWidth
+        md.sensorHeight = u.rawHeight
+        md.activeArea = u.visible
+        md.samplesPerPixel = u.samplesPerPixel
+        md.cfa = u.cfa
+        md.bitsPerSample = 16
+        if u.samplesPerPixel == 1 {
+            md.blackLevelRepeatRows = 2
+            md.blackLevelRepeatColumns = 2
+            md.blackLevel = u.blackPerSite
+        } else {
+            md.blackLevel = [u.blackPerSite[0]]
+        }
+        md.whiteLevel = [u.maximum > 0 ? u.maximum : 65535]
+        switch u.flip {
+        case 3: md.orientation = 3
+        case 5: md.orientation = 8
+        case 6: md.orientation = 6
+        default: md.orientation = 1
+        }
+        var profile = CameraProfile()
+        profile.name = "LibRaw (Adobe D65 matrix)"
+        profile.calibrationIlluminant1 = 21
+        if let m = u.xyzToCamera, m.inverse != nil {
+            profile.colorMatrix1 = m
+        } else {
+            profile.colorMatrix1 = BayerDumpDecoder.linearSRGBAsCamera
+            profile.name = "none (camera treated as linear sRGB)"
+            md.warnings.append("no colour matrix for this camera; camera RGB treated as linear sRGB")
+        }
+        md.profile = profile
+        let mul = u.cameraMultipliers
+        if mul.allSatisfy({ $0 > 0 && $0.isFinite }) {
+            let n = mul.map { 1 / $0 }
+            let mx = n.max() ?? 1
+            md.asShotNeutral = n.map { $0 / mx }
+        }
+        if !unpack {
+            return RawImage(width: 0, height: 0, samplesPerPixel: u.samplesPerPixel, pixels: [], metadata: md)
+        }
+        let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: u.visible)
+        return RawImage(width: u.visible.width, height: u.visible.height, samplesPerPixel: u.samplesPerPixel,
+                        pixels: pixels, metadata: md)
+    }
+
+    static func crop(_ pixels: [UInt16], width: Int, spp: Int, to r: PixelRect) -> [UInt16] {
+        if r.x == 0 && r.y == 0 && r.width == width && r.height * width * spp == pixels.count { return pixels }
+        var out = [UInt16](repeating: 0, count: r.width * r.height * spp)
+        out.withUnsafeMutableBufferPointer { dst in
+            pixels.withUnsafeBufferPointer { src in
+                for y in 0..<r.height {
+                    (dst.baseAddress! + y * r.width * spp).update(
+                        from: src.baseAddress! + ((r.y + y) * width + r.x) * spp, count: r.width * spp)
+                }
+            }
+        }
+        return out
+    }
+
+    private static func mergeExif(from l: ExifInfo, into e: inout ExifInfo) {
+        e.make = e.make ?? l.make
+        e.model = e.model ?? l.model
+        e.lensMake = e.lensMake ?? l.lensMake
+        e.lensModel = e.lensModel ?? l.lensModel
+        e.dateTimeOriginal = e.dateTimeOriginal ?? l.dateTimeOriginal
+        e.exposureTime = e.exposureTime ?? l.exposureTime
+        e.fNumber = e.fNumber ?? l.fNumber
+        e.isoSpeed = e.isoSpeed ?? l.isoSpeed
+        e.focalLength = e.focalLength ?? l.focalLength
+        e.focalLengthIn35mm = e.focalLengthIn35mm ?? l.focalLengthIn35mm
+        e.artist = e.artist ?? l.artist
+    }
+}
