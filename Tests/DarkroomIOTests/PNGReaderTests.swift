@@ -142,4 +142,29 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
                                           red: out.red, green: out.green, blue: out.blue)
         #expect(db >= floor && db < floor + 0.1, "\(name) \(algorithm.rawValue): \(db) dB")
     }
+
+    /// The same physical samples seen from an origin moved by (dx, dy) (so another CFA order)
+    /// demosaic to bit-identical pixels away from the edges.
+    @Test(.enabled(if: haveKodak), arguments: [(1, 0), (0, 1), (1, 1)])
+    func otherCFAOrdersGiveIdenticalPixels(dx: Int, dy: Int) throws {
+        let img = try PNGReader.read(contentsOf: kodak + "/kodim19.png")
+        let w = img.width, h = img.height
+        let floats = img.pixels.map { Float($0) / 255 }
+        let m = DemosaicEvaluation.mosaic(interleaved: floats, width: w, height: h, cfa: .rggb)
+        let cw = w - dx, ch = h - dy
+        var cropped = [Float](repeating: 0, count: cw * ch)
+        for y in 0..<ch { for x in 0..<cw { cropped[y * cw + x] = m[(y + dy) * w + x + dx] } }
+        let cfa = CFAPattern.rggb.shifted(dx: dx, dy: dy)
+        #expect(cfa != .rggb)
+        let kernel = DemosaicAlgorithm.default.makeKernel()
+        let a = DemosaicTiler(kernel: kernel).run(mosaic: m, width: w, height: h, cfa: .rggb)
+        let b = DemosaicTiler(kernel: kernel, tileSize: 200, workers: 2).run(mosaic: cropped, width: cw, height: ch, cfa: cfa)
+        let e = kernel.halo + 1
+        var mismatches = 0
+        for y in e..<(ch - e) { for x in e..<(cw - e) {
+            let i = (y + dy) * w + x + dx, j = y * cw + x
+            if a.red[i] != b.red[j] || a.green[i] != b.green[j] || a.blue[i] != b.blue[j] { mismatches += 1 }
+        } }
+        #expect(mismatches == 0)
+    }
 }
