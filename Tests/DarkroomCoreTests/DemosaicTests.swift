@@ -182,3 +182,18 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
         } }
     }
 }
+
+@Suite struct DemosaicTilerTests {
+    /// Images smaller than the halo (down to 1×1) still demosaic to finite values; flat stays flat.
+    @Test(arguments: [(1, 1), (2, 3), (5, 4), (13, 7)])
+    func tinyImages(width: Int, height: Int) {
+        for algorithm in DemosaicAlgorithm.allCases {
+            let m = [Float](repeating: 0.5, count: width * height)
+            let out = DemosaicTiler(kernel: algorithm.makeKernel(), tileSize: 4, workers: 2)
+                .run(mosaic: m, width: width, height: height, cfa: .bggr)
+            #expect(out.green.count == width * height)
+            #expect(out.red.allSatisfy { $0 == 0.5 } && out.green.allSatisfy { $0 == 0.5 } && out.blue.allSatisfy { $0 == 0.5 },
+                    "\(algorithm.rawValue) \(width)x\(height)")
+        }
+    }
+}

@@ -6,7 +6,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case gbtf        // Pekkucuksen & Altunbasak 2010, gradient-based threshold-free
 
     /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
-    /// speed (`bench-demosaic`): GBTF 40.5 dB at ~110 MP/s on 2 workers vs RCD 37.0 dB at ~80 MP/s.
+    /// speed (`bench-demosaic`): GBTF 40.56 dB at ~100 MP/s on 2 workers vs RCD 36.98 dB at ~80 MP/s.
     public static let `default`: DemosaicAlgorithm = .gbtf
 }
 

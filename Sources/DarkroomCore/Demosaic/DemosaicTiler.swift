@@ -14,10 +14,11 @@ public struct DemosaicTiler: Sendable {
     }
 
     /// `mosaic` is `width × height`, `cfa` as seen from its top-left pixel. Returns planar R, G, B.
-    /// Requires `width, height > halo` (the mirror needs that many pixels).
+    /// Any size works (the mirror repeats for images narrower than the halo; a 1-pixel-wide
+    /// image is extended by repetition, which breaks the CFA phase but stays finite).
     public func run(mosaic: [Float], width: Int, height: Int, cfa: CFAPattern) -> (red: [Float], green: [Float], blue: [Float]) {
-        precondition(mosaic.count == width * height && width > kernel.halo && height > kernel.halo,
-                     "DemosaicTiler: mosaic smaller than the kernel halo")
+        precondition(mosaic.count == width * height, "DemosaicTiler: mosaic.count != width * height")
+        guard width > 0, height > 0 else { return ([], [], []) }
         var red = [Float](repeating: 0, count: width * height)
         var green = red, blue = red
         let tilesX = (width + tileSize - 1) / tileSize, tilesY = (height + tileSize - 1) / tileSize
@@ -74,6 +75,7 @@ public struct DemosaicTiler: Sendable {
     /// Reflects `i` into 0..<n about the edge pixels (…, 2, 1, 0, 1, 2, …), keeping parity.
     @inline(__always)
     static func mirror(_ i: Int, _ n: Int) -> Int {
+        guard n > 1 else { return 0 }
         var j = i
         while j < 0 || j >= n { j = j < 0 ? -j : 2 * (n - 1) - j }
         return j
