@@ -1,1 +1,178 @@
-print("bench-demosaic: not yet implemented")
+// bench-demosaic [kodakDir] [--markdown] [--algorithms a,b] [--no-speed] [--no-quality]
+//
+// Mosaics each Kodak-24 image (RGGB; kodim01 also with GBRG, which must give the same CPSNR up to
+// the shifted border), demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo,
+// mirrored image edges) and reports CPSNR (dB, 10-px border excluded, per image and mean) and
+// speed in MP/s with 1 and 2 workers.
+import DarkroomCore
+import DarkroomIO
+import Foundation
+
+struct Options {
+    var kodakDirectory = ""
+    var markdown = false
+    var algorithms = DemosaicAlgorithm.allCases
+    var speed = true
+    var quality = true
+}
+
+func parseOptions() -> Options? {
+    var o = Options()
+    let here = URL(fileURLWithPath: #filePath)
+    o.kodakDirectory = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    var args = CommandLine.arguments.dropFirst()
+    while let a = args.popFirst() {
+        switch a {
+        case "--markdown": o.markdown = true
+        case "--no-speed": o.speed = false
+        case "--no-quality": o.quality = false
+        case "--algorithms":
+            guard let list = args.popFirst() else { print("--algorithms needs a list"); return nil }
+            var algs: [DemosaicAlgorithm] = []
+            for name in list.split(separator: ",") {
+                guard let alg = DemosaicAlgorithm(rawValue: String(name)) else {
+                    print("unknown algorithm \(name); known: \(DemosaicAlgorithm.allCases.map(\.rawValue).joined(separator: ","))")
+                    return nil
+                }
+                algs.append(alg)
+            }
+            o.algorithms = algs
+        case "-h", "--help":
+            print("usage: bench-demosaic [kodakDir] [--markdown] [--algorithms a,b] [--no-speed] [--no-quality]")
+            return nil
+        default:
+            if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
+            o.kodakDirectory = a
+        }
+    }
+    return o
+}
+
+struct KodakImage {
+    let name: String
+    let image: PNGImage
+    let floats: [Float]
+}
+
+func loadKodak(_ dir: String) -> [KodakImage] {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? [])
+        .filter { $0.hasSuffix(".png") }.sorted()
+    var out: [KodakImage] = []
+    for n in names {
+        do {
+            let img = try PNGReader.read(contentsOf: dir + "/" + n)
+            out.append(KodakImage(name: String(n.dropLast(4)), image: img, floats: img.pixels.map { Float($0) / 255 }))
+        } catch {
+            print("skipping: \(error)")
+        }
+    }
+    return out
+}
+
+func cpsnr(_ alg: DemosaicAlgorithm, _ k: KodakImage, cfa: CFAPattern) -> Double {
+    let w = k.image.width, h = k.image.height
+    let mosaic = DemosaicEvaluation.mosaic(interleaved: k.floats, width: w, height: h, channels: k.image.channels, cfa: cfa)
+    let out = DemosaicTiler(kernel: alg.makeKernel()).run(mosaic: mosaic, width: w, height: h, cfa: cfa)
+    return DemosaicEvaluation.cpsnr(reference: k.image.pixels, channels: k.image.channels, width: w, height: h,
+                                    red: out.red, green: out.green, blue: out.blue)
+}
+
+/// Demosaics `k` RGGB and again cropped by (dx, dy) (another CFA order); returns the number of
+/// interior pixels that differ and the cropped run's CPSNR.
+func orderCheck(_ alg: DemosaicAlgorithm, _ k: KodakImage, dx: Int, dy: Int) -> (Int, Double) {
+    let w = k.image.width, h = k.image.height, ch = k.image.channels
+    let cw = w - dx, chh = h - dy
+    var croppedRGB = [Float](repeating: 0, count: cw * chh * ch)
+    var croppedRef = [UInt8](repeating: 0, count: cw * chh * ch)
+    for y in 0..<chh { for x in 0..<cw { for c in 0..<ch {
+        croppedRGB[(y * cw + x) * ch + c] = k.floats[((y + dy) * w + x + dx) * ch + c]
+        croppedRef[(y * cw + x) * ch + c] = k.image.pixels[((y + dy) * w + x + dx) * ch + c]
+    } } }
+    let cfa = CFAPattern.rggb.shifted(dx: dx, dy: dy)
+    let kernel = alg.makeKernel()
+    let full = DemosaicTiler(kernel: kernel).run(
+        mosaic: DemosaicEvaluation.mosaic(interleaved: k.floats, width: w, height: h, channels: ch, cfa: .rggb),
+        width: w, height: h, cfa: .rggb)
+    let part = DemosaicTiler(kernel: kernel).run(
+        mosaic: DemosaicEvaluation.mosaic(interleaved: croppedRGB, width: cw, height: chh, channels: ch, cfa: cfa),
+        width: cw, height: chh, cfa: cfa)
+    var mismatches = 0
+    let e = kernel.halo + 1
+    for y in e..<(chh - e) { for x in e..<(cw - e) {
+        let i = (y + dy) * w + x + dx, j = y * cw + x
+        if full.red[i] != part.red[j] || full.green[i] != part.green[j] || full.blue[i] != part.blue[j] { mismatches += 1 }
+    } }
+    let db = DemosaicEvaluation.cpsnr(reference: croppedRef, channels: ch, width: cw, height: chh,
+                                      red: part.red, green: part.green, blue: part.blue)
+    return (mismatches, db)
+}
+
+/// Best-of-N megapixels per second for demosaicing `mosaic` with `workers` threads.
+func speed(_ alg: DemosaicAlgorithm, mosaic: [Float], width: Int, height: Int, workers: Int) -> Double {
+    let tiler = DemosaicTiler(kernel: alg.makeKernel(), tileSize: 256, workers: workers)
+    var best = Double.infinity
+    for _ in 0..<5 {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        let out = tiler.run(mosaic: mosaic, width: width, height: height, cfa: .rggb)
+        let dt = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e9
+        if out.green.isEmpty { print("empty output") }
+        best = min(best, dt)
+    }
+    return Double(width * height) / 1e6 / best
+}
+
+guard let options = parseOptions() else { exit(2) }
+let images = loadKodak(options.kodakDirectory)
+if images.isEmpty { print("no PNG images in \(options.kodakDirectory)"); exit(1) }
+let algs = options.algorithms
+
+func fmt(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
+func row(_ cells: [String]) -> String { options.markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "\t") }
+func header(_ cells: [String]) {
+    print(row(cells))
+    if options.markdown { print("|" + cells.map { _ in "---" }.joined(separator: "|") + "|") }
+}
+
+var means: [DemosaicAlgorithm: Double] = [:]
+if options.quality {
+    print(options.markdown ? "### CPSNR (dB), Kodak 24, RGGB, 10-px border excluded\n" : "CPSNR (dB)")
+    header(["image"] + algs.map(\.rawValue))
+    var sums = [Double](repeating: 0, count: algs.count)
+    for k in images {
+        let values = algs.map { cpsnr($0, k, cfa: .rggb) }
+        for (i, v) in values.enumerated() { sums[i] += v }
+        print(row([k.name] + values.map { fmt($0) }))
+    }
+    for (i, a) in algs.enumerated() { means[a] = sums[i] / Double(images.count) }
+    print(row(["**mean**"] + algs.map { fmt(means[$0] ?? 0) }))
+    // Another CFA order must measure the same: crop the first row (and/or column) so the same
+    // physical samples are seen as GBRG / GRBG / BGGR; interior pixels must be bit-identical.
+    if let first = images.first {
+        print(options.markdown ? "\nCFA order check on \(first.name) (cropped by dx, dy):\n" : "CFA order check on \(first.name):")
+        for a in algs {
+            var cells: [String] = []
+            for (dx, dy) in [(1, 0), (0, 1), (1, 1)] {
+                let (mismatches, db) = orderCheck(a, first, dx: dx, dy: dy)
+                cells.append("\(CFAPattern.rggb.shifted(dx: dx, dy: dy)): \(mismatches) differing px, \(fmt(db, 3)) dB")
+            }
+            print((options.markdown ? "- " : "  ") + "\(a.rawValue) (RGGB \(fmt(cpsnr(a, first, cfa: .rggb), 3)) dB): " + cells.joined(separator: "; "))
+        }
+    }
+}
+
+if options.speed, let k = images.first(where: { $0.image.width == 768 }) ?? images.first {
+    // A 3072×2048 (6.3 MP) mosaic: the Kodak image tiled 4×4, so speed reflects real content.
+    let w = k.image.width * 4, h = k.image.height * 4
+    let small = DemosaicEvaluation.mosaic(interleaved: k.floats, width: k.image.width, height: k.image.height,
+                                          channels: k.image.channels, cfa: .rggb)
+    var big = [Float](repeating: 0, count: w * h)
+    for y in 0..<h { for x in 0..<w { big[y * w + x] = small[(y % k.image.height) * k.image.width + (x % k.image.width)] } }
+    print(options.markdown ? "\n### Speed (MP/s, \(w)×\(h) mosaic, 256² tiles + halo, best of 5)\n" : "\nSpeed (MP/s)")
+    header(["algorithm", "halo", "CPSNR mean", "1 worker", "2 workers"])
+    for a in algs {
+        let s1 = speed(a, mosaic: big, width: w, height: h, workers: 1)
+        let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2)
+        print(row([a.rawValue, "\(a.halo)", means[a].map { fmt($0) } ?? "–", fmt(s1, 1), fmt(s2, 1)]))
+    }
+}

@@ -1,0 +1,170 @@
+import Foundation
+import Testing
+import DarkroomCore
+@testable import DarkroomIO
+
+private let samples: String = {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    return root.deletingLastPathComponent().appendingPathComponent("shared/samples").path
+}()
+private let kodak = samples + "/kodak24"
+private let haveKodak = FileManager.default.fileExists(atPath: kodak + "/kodim19.png")
+
+// MARK: - A tiny independent PNG writer (stored deflate blocks, forward filters) for synthetic files.
+
+private func crc32(_ bytes: [UInt8]) -> UInt32 {
+    var c: UInt32 = 0xFFFF_FFFF
+    for b in bytes {
+        c ^= UInt32(b)
+        for _ in 0..<8 { c = (c & 1) != 0 ? (c >> 1) ^ 0xEDB8_8320 : c >> 1 }
+    }
+    return ~c
+}
+
+private func be(_ v: UInt32) -> [UInt8] { [UInt8(v >> 24), UInt8(v >> 16 & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v & 0xFF)] }
+
+private func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+    let td = Array(type.utf8) + data
+    return be(UInt32(data.count)) + td + be(crc32(td))
+}
+
+/// zlib stream of stored (uncompressed) deflate blocks.
+private func zlibStored(_ data: [UInt8]) -> [UInt8] {
+    var out: [UInt8] = [0x78, 0x01]
+    var pos = 0
+    repeat {
+        let n = min(65535, data.count - pos)
+        let last: UInt8 = pos + n == data.count ? 1 : 0
+        out += [last, UInt8(n & 0xFF), UInt8(n >> 8), UInt8(~n & 0xFF), UInt8((~n >> 8) & 0xFF)]
+        out += data[pos..<(pos + n)]
+        pos += n
+    } while pos < data.count
+    var a: UInt32 = 1, b: UInt32 = 0
+    for x in data { a = (a + UInt32(x)) % 65521; b = (b + a) % 65521 }
+    return out + be(b << 16 | a)
+}
+
+private func paeth(_ a: Int, _ b: Int, _ c: Int) -> Int {
+    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+    return pa <= pb && pa <= pc ? a : pb <= pc ? b : c
+}
+
+/// Encodes `pixels` with row `y` using filter `filters[y % filters.count]`.
+private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], filters: [UInt8]) -> [UInt8] {
+    let rb = width * channels
+    var raw: [UInt8] = []
+    for y in 0..<height {
+        let f = filters[y % filters.count]
+        raw.append(f)
+        for i in 0..<rb {
+            let x = Int(pixels[y * rb + i])
+            let a = i >= channels ? Int(pixels[y * rb + i - channels]) : 0
+            let b = y > 0 ? Int(pixels[(y - 1) * rb + i]) : 0
+            let c = (y > 0 && i >= channels) ? Int(pixels[(y - 1) * rb + i - channels]) : 0
+            let pred = [0, a, b, (a + b) / 2, paeth(a, b, c)][Int(f)]
+            raw.append(UInt8((x - pred) & 0xFF))
+        }
+    }
+    let ihdr = be(UInt32(width)) + be(UInt32(height)) + [8, channels == 4 ? 6 : 2, 0, 0, 0]
+    return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+        + chunk("tEXt", Array("Comment\0synthetic".utf8)) + chunk("IDAT", zlibStored(raw)) + chunk("IEND", [])
+}
+
+@Suite struct PNGReaderTests {
+    @Test(arguments: [3, 4], [[0], [1], [2], [3], [4], [0, 1, 2, 3, 4]] as [[UInt8]])
+    func decodesEveryFilterType(channels: Int, filters: [UInt8]) throws {
+        let w = 13, h = 7
+        let pixels = (0..<(w * h * channels)).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ ($0 / 5) &* 11) }
+        let img = try PNGReader.read(makePNG(width: w, height: h, channels: channels, pixels: pixels, filters: filters))
+        #expect(img.width == w && img.height == h && img.channels == channels)
+        #expect(img.pixels == pixels)
+    }
+
+    @Test func rejectsHostileBytes() {
+        let good = makePNG(width: 4, height: 3, channels: 3, pixels: [UInt8](repeating: 9, count: 36), filters: [1])
+        #expect(throws: PNGError.notPNG(file: nil)) { try PNGReader.read(Array("GIF89a.....".utf8)) }
+        #expect(throws: PNGError.self) { try PNGReader.read(Array(good.prefix(40))) }
+        var badCRC = good
+        badCRC[20] ^= 0xFF   // inside IHDR data
+        #expect(throws: PNGError.badCRC(file: nil, chunk: "IHDR", at: 8)) { try PNGReader.read(badCRC) }
+        let noData = Array(good.prefix(33)) + chunk("IEND", [])
+        #expect(throws: PNGError.missingChunk(file: nil, chunk: "IDAT")) { try PNGReader.read(noData) }
+        // Valid chunk framing but image data that does not inflate.
+        let ihdr = be(4) + be(3) + [8, 2, 0, 0, 0]
+        let garbage = Array(good.prefix(8)) + chunk("IHDR", ihdr) + chunk("IDAT", [1, 2, 3, 4, 5]) + chunk("IEND", [])
+        #expect(throws: PNGError.self) { try PNGReader.read(garbage) }
+        let grey = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [8, 0, 0, 0, 0])
+        #expect(throws: PNGError.unsupported(file: nil, reason: "colour type 0 (only RGB, RGBA)")) { try PNGReader.read(grey) }
+    }
+
+    @Test func errorMessagesNameTheFile() {
+        do {
+            _ = try PNGReader.read(contentsOf: "/nonexistent/x.png")
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description.hasPrefix("/nonexistent/x.png: "))
+            #expect(!error.description.contains("\n"))
+        }
+        #expect(PNGError.notPNG(file: nil).naming("a.png").description == "a.png: not a PNG (bad signature)")
+    }
+
+    /// Reference values from an independent decoder (Python zlib + its own unfilter).
+    @Test(.enabled(if: haveKodak))
+    func decodesKodakImages() throws {
+        let k03 = try PNGReader.read(contentsOf: kodak + "/kodim03.png")   // filter Sub only
+        #expect(k03.width == 768 && k03.height == 512 && k03.channels == 3)
+        #expect(k03.pixels.reduce(0) { $0 + Int($1) } == 113_910_652)
+        #expect(Array(k03.pixels[(100 * 768 + 200) * 3..<(100 * 768 + 200) * 3 + 3]) == [251, 255, 79])
+        let k19 = try PNGReader.read(contentsOf: kodak + "/kodim19.png")   // Sub, Up, Average, Paeth
+        #expect(k19.width == 512 && k19.height == 768 && k19.channels == 3)
+        #expect(k19.pixels.reduce(0) { $0 + Int($1) } == 132_187_260)
+        #expect(Array(k19.pixels.prefix(6)) == [75, 93, 94, 78, 95, 104])
+        #expect(Array(k19.pixels[(100 * 512 + 200) * 3..<(100 * 512 + 200) * 3 + 3]) == [110, 113, 114])
+    }
+}
+
+/// CPSNR floors on two Kodak images (mosaiced RGGB, 10-px border excluded), just under the
+/// values `bench-demosaic` measures, and the same samples seen through GBRG give identical pixels.
+@Suite struct PNGKodakDemosaicTests {
+    static let floors: [(String, DemosaicAlgorithm, Double)] = [
+        ("kodim03", .bilinear, 34.55), ("kodim03", .malvar, 39.60), ("kodim03", .rcd, 40.88), ("kodim03", .gbtf, 43.11),
+        ("kodim19", .bilinear, 28.05), ("kodim19", .malvar, 33.64), ("kodim19", .rcd, 37.20), ("kodim19", .gbtf, 41.69),
+    ]
+
+    @Test(.enabled(if: haveKodak), arguments: [0, 1, 2, 3, 4, 5, 6, 7])
+    func cpsnrAboveFloor(index: Int) throws {
+        let (name, algorithm, floor) = Self.floors[index]
+        let img = try PNGReader.read(contentsOf: kodak + "/\(name).png")
+        let floats = img.pixels.map { Float($0) / 255 }
+        let m = DemosaicEvaluation.mosaic(interleaved: floats, width: img.width, height: img.height, cfa: .rggb)
+        let out = DemosaicTiler(kernel: algorithm.makeKernel()).run(mosaic: m, width: img.width, height: img.height, cfa: .rggb)
+        let db = DemosaicEvaluation.cpsnr(reference: img.pixels, width: img.width, height: img.height,
+                                          red: out.red, green: out.green, blue: out.blue)
+        #expect(db >= floor && db < floor + 0.1, "\(name) \(algorithm.rawValue): \(db) dB")
+    }
+
+    /// The same physical samples seen from an origin moved by (dx, dy) (so another CFA order)
+    /// demosaic to bit-identical pixels away from the edges.
+    @Test(.enabled(if: haveKodak), arguments: [(1, 0), (0, 1), (1, 1)])
+    func otherCFAOrdersGiveIdenticalPixels(dx: Int, dy: Int) throws {
+        let img = try PNGReader.read(contentsOf: kodak + "/kodim19.png")
+        let w = img.width, h = img.height
+        let floats = img.pixels.map { Float($0) / 255 }
+        let m = DemosaicEvaluation.mosaic(interleaved: floats, width: w, height: h, cfa: .rggb)
+        let cw = w - dx, ch = h - dy
+        var cropped = [Float](repeating: 0, count: cw * ch)
+        for y in 0..<ch { for x in 0..<cw { cropped[y * cw + x] = m[(y + dy) * w + x + dx] } }
+        let cfa = CFAPattern.rggb.shifted(dx: dx, dy: dy)
+        #expect(cfa != .rggb)
+        let kernel = DemosaicAlgorithm.default.makeKernel()
+        let a = DemosaicTiler(kernel: kernel).run(mosaic: m, width: w, height: h, cfa: .rggb)
+        let b = DemosaicTiler(kernel: kernel, tileSize: 200, workers: 2).run(mosaic: cropped, width: cw, height: ch, cfa: cfa)
+        let e = kernel.halo + 1
+        var mismatches = 0
+        for y in e..<(ch - e) { for x in e..<(cw - e) {
+            let i = (y + dy) * w + x + dx, j = y * cw + x
+            if a.red[i] != b.red[j] || a.green[i] != b.green[j] || a.blue[i] != b.blue[j] { mismatches += 1 }
+        } }
+        #expect(mismatches == 0)
+    }
+}
