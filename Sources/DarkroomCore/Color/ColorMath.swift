@@ -156,8 +156,9 @@ public enum ColorMath {
     ]
 
     /// Tint units per unit of uv distance from the Planckian locus. The DNG SDK convention:
-    /// tint = −3000 × (signed distance along the isotherm), so positive tint is magenta
-    /// (below the locus) and negative is green.
+    /// tint = −3000 × (signed distance along the isotherm direction, which points towards
+    /// magenta), so a positive tint is a white above the locus (a greenish illuminant, which a
+    /// render corrects towards magenta, as Camera Raw's Tint slider) and a negative tint is below.
     public static let tintScale = -3000.0
 
     /// The unit isotherm direction (du, dv) of table row `i`.
