@@ -41,7 +41,8 @@ struct ICCProfileTests {
         // desc text.
         var buf = [CChar](repeating: 0, count: 256)
         _ = cmsGetProfileInfoASCII(h, cmsInfoDescription, "en", "US", &buf, 256)
-        #expect(String(cString: buf) == space.displayName)
+        let desc = String(decoding: buf.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        #expect(desc == space.displayName)
         // rXYZ/gXYZ/bXYZ are the columns of linearRGBToXYZD50 (ICC D50 vs our xy D50: < 4e-4).
         let m = space.linearRGBToXYZD50
         for (c, sig) in [cmsSigRedColorantTag, cmsSigGreenColorantTag, cmsSigBlueColorantTag].enumerated() {

@@ -90,9 +90,7 @@ public enum ICCProfileFactory {
     }
 
     private static func failure(_ step: String) -> ICCError {
-        let reason = String(cString: dr_lcms_last_error())
-        dr_lcms_install_handler()
-        return .lcms(step: step, reason: reason)
+        return .lcms(step: step, reason: String(cString: dr_lcms_last_error()))
     }
 
     private static func writeText(_ profile: borrowing Profile, _ tag: cmsTagSignature, _ text: String) throws(ICCError) {
