@@ -1,0 +1,190 @@
+/// A 24-patch ColorChecker-style chart photographed by a synthetic, noise-free camera, as a
+/// `RawImage` with complete DNG-style metadata. Used by samples and by colour-accuracy tests:
+/// developing it must reproduce `expectedXYZD50(patch:)`.
+///
+/// - Patches: the BabelColor average ColorChecker values in 8-bit sRGB (D65), decoded with the
+///   sRGB curve → XYZ D65 → Bradford to D50 (`OutputColorSpace.srgb.linearRGBToXYZD50`), so every
+///   patch lies inside sRGB and Display P3. Scene exposure: a perfect white diffuser would be
+///   `sceneScale` (0.9) of a neutral's clipping point, so the white patch sits at ≈ 0.81.
+///   Developing with +log2(1/0.9) ≈ 0.152 stops reproduces the 8-bit sRGB values.
+/// - Camera: `ColorMatrix1` (StdA, code 17) and `ColorMatrix2` (D65, code 21), plausible
+///   XYZ → camera matrices. Under `illuminant` the camera sees
+///   `CM(illuminant) · Bradford(D50 → illuminant) · XYZ_D50 / s`, with CM interpolated exactly as
+///   `DNGColorModel` does and s = max(CM · XYZ(illuminant)), i.e. the inverse of the DNG model with
+///   no ForwardMatrix. `AsShotNeutral` is the illuminant's camera response, max 1.
+/// - Raw encoding: per-CFA-site black levels (12-bit: 256, 258, 254, 257; scaled ×2^(bits−12)
+///   above 12 bits) with BlackLevelRepeatDim 2×2, WhiteLevel 2^bits − 1, no noise,
+///   DefaultCrop inset by 8 px, BaselineExposure 0, Make "Darkroom", Model "Synthetic Chart".
+/// - Layout: 6 × 4 patches on a dark grey (3 % reflectance) surround; see `patchRects`.
+public struct SyntheticChart: Sendable {
+    public let cfa: CFAPattern
+    public let bitsPerSample: Int
+    public let illuminant: Chromaticity
+    public let width: Int
+    public let height: Int
+
+    /// A perfect white diffuser's Y in the developed XYZ D50 (camera neutral clipping = 1).
+    public static let sceneScale = 0.9
+    /// Reflectance of the surround between patches (a neutral).
+    public static let surroundReflectance = 0.03
+
+    public static let patchNames: [String] = [
+        "dark skin", "light skin", "blue sky", "foliage", "blue flower", "bluish green",
+        "orange", "purplish blue", "moderate red", "purple", "yellow green", "orange yellow",
+        "blue", "green", "red", "yellow", "magenta", "cyan",
+        "white 9.5", "neutral 8", "neutral 6.5", "neutral 5", "neutral 3.5", "black 2",
+    ]
+
+    /// BabelColor average ColorChecker patches, 8-bit sRGB (D65).
+    public static let referenceSRGB8: [SIMD3<Int>] = [
+        SIMD3(115, 82, 68), SIMD3(194, 150, 130), SIMD3(98, 122, 157), SIMD3(87, 108, 67),
+        SIMD3(133, 128, 177), SIMD3(103, 189, 170), SIMD3(214, 126, 44), SIMD3(80, 91, 166),
+        SIMD3(193, 90, 99), SIMD3(94, 60, 108), SIMD3(157, 188, 64), SIMD3(224, 163, 46),
+        SIMD3(56, 61, 150), SIMD3(70, 148, 73), SIMD3(175, 54, 60), SIMD3(231, 199, 31),
+        SIMD3(187, 86, 149), SIMD3(8, 133, 161), SIMD3(243, 243, 242), SIMD3(200, 200, 200),
+        SIMD3(160, 160, 160), SIMD3(122, 122, 121), SIMD3(85, 85, 85), SIMD3(52, 52, 52),
+    ]
+
+    /// XYZ → camera under CIE illuminant A (CalibrationIlluminant1 = 17).
+    public static let colorMatrix1 = Matrix3([
+        0.8598, -0.2848, -0.0857,
+        -0.7807, 1.5541, 0.2454,
+        -0.1131, 0.2038, 0.7181,
+    ])
+    /// XYZ → camera under D65 (CalibrationIlluminant2 = 21).
+    public static let colorMatrix2 = Matrix3([
+        0.8139, -0.2171, -0.0663,
+        -0.8747, 1.6541, 0.2295,
+        -0.1925, 0.2008, 0.8093,
+    ])
+
+    public init(cfa: CFAPattern, bitsPerSample: Int, illuminant: Chromaticity, width: Int = 600, height: Int = 400) {
+        precondition((8...16).contains(bitsPerSample), "SyntheticChart needs 8…16 bits")
+        precondition(width >= 60 && height >= 40, "SyntheticChart needs at least 60×40 pixels")
+        self.cfa = cfa; self.bitsPerSample = bitsPerSample; self.illuminant = illuminant
+        self.width = width; self.height = height
+    }
+
+    /// The colorimetric XYZ D50 of a patch (white patch Y ≈ 0.90).
+    public static func colorimetricXYZD50(patch: Int) -> SIMD3<Double> {
+        let s = referenceSRGB8[patch]
+        let linear = SIMD3(TransferFunction.srgb.decode(Double(s.x) / 255),
+                           TransferFunction.srgb.decode(Double(s.y) / 255),
+                           TransferFunction.srgb.decode(Double(s.z) / 255))
+        return OutputColorSpace.srgb.linearRGBToXYZD50 * linear
+    }
+
+    /// The XYZ D50 that developing the chart (DNG colour model, as-shot white balance, no
+    /// exposure change) yields for a patch: `sceneScale × colorimetricXYZD50`.
+    public func expectedXYZD50(patch: Int) -> SIMD3<Double> {
+        Self.sceneScale * Self.colorimetricXYZD50(patch: patch)
+    }
+
+    /// The metadata of the synthetic camera (everything but the pixels).
+    public var metadata: RawMetadata {
+        var m = RawMetadata()
+        m.fileFormat = "synthetic"
+        m.dngVersion = [1, 6, 0, 0]
+        m.uniqueCameraModel = "Darkroom Synthetic Chart"
+        m.exif.make = "Darkroom"
+        m.exif.model = "Synthetic Chart"
+        m.sensorWidth = width
+        m.sensorHeight = height
+        m.activeArea = PixelRect(x: 0, y: 0, width: width, height: height)
+        m.defaultCrop = PixelRect(x: 8, y: 8, width: width - 16, height: height - 16)
+        m.samplesPerPixel = 1
+        m.cfa = cfa
+        m.bitsPerSample = bitsPerSample
+        m.blackLevelRepeatRows = 2
+        m.blackLevelRepeatColumns = 2
+        m.blackLevel = blackLevels.map(Double.init)
+        m.whiteLevel = [Double(whiteLevel)]
+        m.baselineExposure = 0
+        var p = CameraProfile()
+        p.name = "Darkroom Synthetic"
+        p.calibrationIlluminant1 = 17
+        p.calibrationIlluminant2 = 21
+        p.colorMatrix1 = Self.colorMatrix1
+        p.colorMatrix2 = Self.colorMatrix2
+        m.profile = p
+        m.asShotNeutral = nil
+        if let model = try? DNGColorModel(metadata: m) {
+            let n = model.neutral(white: illuminant)
+            m.asShotNeutral = [n.x, n.y, n.z]
+        }
+        return m
+    }
+
+    /// Black level per 2×2 CFA site, row-major: (0,0), (1,0), (0,1), (1,1).
+    public var blackLevels: [Int] {
+        let k = 1 << max(0, bitsPerSample - 12)
+        let base = 1 << (bitsPerSample - 4)
+        return [0, 2, -2, 1].map { base + $0 * k }
+    }
+
+    public var whiteLevel: Int { (1 << bitsPerSample) - 1 }
+
+    /// Scene XYZ D50 → normalised camera-native values (0 = black, 1 = clipping) under `illuminant`.
+    public var xyzD50ToCamera: Matrix3 {
+        guard let model = try? DNGColorModel(metadata: metadata) else { return .identity }
+        let pcsToCamera = model.xyzToCamera(white: illuminant) * ColorMath.bradford(from: ColorMath.d50, to: illuminant)
+        let scale = (pcsToCamera * ColorMath.xyToXYZ(ColorMath.d50)).max()
+        return (1 / scale) * pcsToCamera
+    }
+
+    /// The exact (unquantised) normalised camera-native RGB of a patch.
+    public func cameraValues(patch: Int) -> SIMD3<Double> { xyzD50ToCamera * expectedXYZD50(patch: patch) }
+
+    /// Gap between patches and around the chart, in pixels.
+    var gap: Int { max(4, min(width / 6, height / 4) / 10) }
+
+    /// Each patch's rectangle in the developed image (active area, uncropped, orientation 1),
+    /// row by row from top-left. Flat inside; sample an inset region to avoid demosaic bleed.
+    public var patchRects: [PixelRect] {
+        let g = gap
+        let pitchX = (width - g) / 6, pitchY = (height - g) / 4
+        var rects: [PixelRect] = []
+        for r in 0..<4 {
+            for c in 0..<6 {
+                rects.append(PixelRect(x: g + c * pitchX, y: g + r * pitchY, width: pitchX - g, height: pitchY - g))
+            }
+        }
+        return rects
+    }
+
+    /// The mosaic plus full metadata.
+    public func makeRawImage() -> RawImage {
+        let m = metadata
+        let toCamera = xyzD50ToCamera
+        let blacks = blackLevels.map(Double.init)
+        let white = Double(whiteLevel)
+        func encode(_ rgb: SIMD3<Double>) -> [UInt16] {
+            // One value per (site, channel): index site * 3 + channel.
+            var out: [UInt16] = []
+            for site in 0..<4 {
+                for ch in 0..<3 {
+                    let v = blacks[site] + rgb[ch] * (white - blacks[site])
+                    out.append(UInt16(min(max(v.rounded(), 0), white)))
+                }
+            }
+            return out
+        }
+        let surround = encode(toCamera * (Self.sceneScale * Self.surroundReflectance * ColorMath.xyToXYZ(ColorMath.d50)))
+        let patches = (0..<24).map { encode(cameraValues(patch: $0)) }
+        // Which code table each pixel uses: -1 surround, else patch index.
+        var index = [Int8](repeating: -1, count: width * height)
+        for (i, r) in patchRects.enumerated() {
+            for y in r.y..<r.maxY { for x in r.x..<r.maxX { index[y * width + x] = Int8(i) } }
+        }
+        var pixels = [UInt16](repeating: 0, count: width * height)
+        for y in 0..<height {
+            for x in 0..<width {
+                let site = (y & 1) << 1 | (x & 1)
+                let ch = Int(cfa.color(x: x, y: y).rawValue)
+                let p = Int(index[y * width + x])
+                pixels[y * width + x] = (p < 0 ? surround : patches[p])[site * 3 + ch]
+            }
+        }
+        return RawImage(width: width, height: height, samplesPerPixel: 1, pixels: pixels, metadata: m)
+    }
+}
