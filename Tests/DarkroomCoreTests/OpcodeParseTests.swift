@@ -179,6 +179,7 @@ import Testing
             var raw = [UInt16](repeating: 1000, count: 16 * 12)
             _ = try? list.applyRaw(to: &raw, width: 16, height: 12, planes: 1, cfa: .rggb, whiteLevel: 4095)
         }
+        print("[opcodes] fuzz: \(parsed) of 2000 mutated lists parsed")
         #expect(parsed > 100)
     }
 }
