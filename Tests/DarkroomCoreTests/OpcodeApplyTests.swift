@@ -195,8 +195,9 @@ import Testing
         let list = OpcodeList(opcodes: [.fixBadPixelsList(.init(bayerPhase: 0, points: [.init(row: 4, column: 4)],
                                                                  rects: [.init(top: 2, left: 6, bottom: 3, right: 8)]))])
         try list.applyRaw(to: &px, width: w, height: h, planes: 1, cfa: .rggb, whiteLevel: 65535)
-        // The field is linear in x and y, so the symmetric neighbour means give the original values back,
-        // except (7, 2) whose left/right same-colour neighbours are (5, 2) and (9, 2) and up/down (7, 0), (7, 4).
+        // The field is linear in x and y and every ring is symmetric, so each repaired pixel gets its
+        // original value back: (4, 4) red from (±2, 0)/(0, ±2); (6, 2) red likewise, skipping bad (7, 2)
+        // is not needed (it is another colour); (7, 2) green from its four diagonals.
         #expect(px[4 * w + 4] == original[4 * w + 4])
         #expect(px[2 * w + 6] == original[2 * w + 6])
         #expect(px[2 * w + 7] == original[2 * w + 7])
