@@ -32,12 +32,14 @@ public enum Developer {
             }
             ty += tileSize
         }
+        let tileList = tiles
         let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
         let encoder = OutputEncoder(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
         let next = Atomic<Int>(0)
 
-        raw.pixels.withUnsafeBufferPointer { src in
+        raw.pixels.withUnsafeBufferPointer { srcBuffer in
+            let src = SourcePixels(buffer: srcBuffer)
             let dst8 = out8.withUnsafeMutableBufferPointer { $0.baseAddress }
             let dst16 = out16.withUnsafeMutableBufferPointer { $0.baseAddress }
             let sink = OutputSink(p8: dst8, p16: dst16, width: outW)
@@ -45,8 +47,8 @@ public enum Developer {
                 var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
                 while true {
                     let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    if i >= tiles.count { break }
-                    renderTile(tiles[i], raw: raw, src: src, plan: plan, kernel: kernel,
+                    if i >= tileList.count { break }
+                    renderTile(tileList[i], raw: raw, src: src.buffer, plan: plan, kernel: kernel,
                                encoder: encoder, sink: sink, scratch: &scratch)
                 }
             }
@@ -66,6 +68,11 @@ public enum Developer {
         let p8: UnsafeMutablePointer<UInt8>?
         let p16: UnsafeMutablePointer<UInt16>?
         let width: Int
+    }
+
+    /// The read-only mosaic, shared by all workers.
+    struct SourcePixels: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt16>
     }
 
     /// Per-worker buffers, allocated once.
