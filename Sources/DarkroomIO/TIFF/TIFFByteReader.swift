@@ -2,43 +2,50 @@
 /// throws `TIFFError.truncated` instead of trapping; offsets are `Int` and never wrap.
 ///
 /// The buffer is shared (copy-on-write), never copied: slicing returns an `ArraySlice`.
+/// Offsets are relative to `base`, so a TIFF structure embedded in a larger file (a camera
+/// profile inside a DNG, say) is read in place; `slice` returns absolute indices into `bytes`.
 public struct TIFFByteReader: Sendable {
     public let bytes: [UInt8]
     public let bigEndian: Bool
+    /// Absolute position of offset 0.
+    public let base: Int
 
-    public init(bytes: [UInt8], bigEndian: Bool) {
+    public init(bytes: [UInt8], bigEndian: Bool, base: Int = 0) {
         self.bytes = bytes
         self.bigEndian = bigEndian
+        self.base = max(0, min(base, bytes.count))
     }
 
-    public var count: Int { bytes.count }
+    /// Bytes addressable from `base`.
+    public var count: Int { bytes.count - base }
 
     /// Throws unless `count` bytes starting at `offset` lie inside the buffer.
-    @inlinable
     public func check(_ offset: Int, _ count: Int) throws(TIFFError) {
         guard offset >= 0, count >= 0 else { throw .truncated(at: offset, needed: count) }
         let (end, overflow) = offset.addingReportingOverflow(count)
-        guard !overflow, end <= bytes.count else { throw .truncated(at: offset, needed: count) }
+        guard !overflow, end <= self.count else { throw .truncated(at: offset, needed: count) }
     }
 
     public func u8(_ offset: Int) throws(TIFFError) -> UInt8 {
         try check(offset, 1)
-        return bytes[offset]
+        return bytes[base + offset]
     }
 
     public func u16(_ offset: Int) throws(TIFFError) -> UInt16 {
         try check(offset, 2)
-        let a = UInt16(bytes[offset]), b = UInt16(bytes[offset + 1])
+        let p = base + offset
+        let a = UInt16(bytes[p]), b = UInt16(bytes[p + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
     public func u32(_ offset: Int) throws(TIFFError) -> UInt32 {
         try check(offset, 4)
+        let p = base + offset
         var v: UInt32 = 0
         if bigEndian {
-            for i in 0..<4 { v = v << 8 | UInt32(bytes[offset + i]) }
+            for i in 0..<4 { v = v << 8 | UInt32(bytes[p + i]) }
         } else {
-            for i in (0..<4).reversed() { v = v << 8 | UInt32(bytes[offset + i]) }
+            for i in (0..<4).reversed() { v = v << 8 | UInt32(bytes[p + i]) }
         }
         return v
     }
@@ -53,9 +60,9 @@ public struct TIFFByteReader: Sendable {
     public func f32(_ offset: Int) throws(TIFFError) -> Float { Float(bitPattern: try u32(offset)) }
     public func f64(_ offset: Int) throws(TIFFError) -> Double { Double(bitPattern: try u64(offset)) }
 
-    /// `count` bytes at `offset`, without copying.
+    /// `count` bytes at `offset`, without copying (indices are absolute positions in `bytes`).
     public func slice(_ offset: Int, _ count: Int) throws(TIFFError) -> ArraySlice<UInt8> {
         try check(offset, count)
-        return bytes[offset..<(offset + count)]
+        return bytes[(base + offset)..<(base + offset + count)]
     }
 }

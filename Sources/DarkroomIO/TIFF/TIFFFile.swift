@@ -32,22 +32,25 @@ public struct TIFFFile: Sendable {
     }
 
     /// Parses a TIFF-structured file whose magic number is one of `acceptedMagic`.
-    public init(bytes: [UInt8], acceptedMagic: Set<UInt16>) throws(TIFFError) {
-        guard bytes.count >= 8 else {
-            if bytes.count >= 2, bytes[0] != bytes[1] || (bytes[0] != 0x49 && bytes[0] != 0x4D) {
-                throw .badMagic(found: Array(bytes.prefix(4)))
+    /// `base` is where the structure starts inside `bytes` (its offsets are relative to it).
+    public init(bytes: [UInt8], base: Int = 0, acceptedMagic: Set<UInt16>) throws(TIFFError) {
+        guard base >= 0, base <= bytes.count else { throw .truncated(at: base, needed: 8) }
+        let head = Array(bytes[base...].prefix(4))
+        guard bytes.count - base >= 8 else {
+            if head.count >= 2, head[0] != head[1] || (head[0] != 0x49 && head[0] != 0x4D) {
+                throw .badMagic(found: head)
             }
             throw .truncated(at: 0, needed: 8)
         }
         let big: Bool
-        switch (bytes[0], bytes[1]) {
+        switch (head[0], head[1]) {
         case (0x49, 0x49): big = false
         case (0x4D, 0x4D): big = true
-        default: throw .badMagic(found: Array(bytes.prefix(4)))
+        default: throw .badMagic(found: head)
         }
-        reader = TIFFByteReader(bytes: bytes, bigEndian: big)
+        reader = TIFFByteReader(bytes: bytes, bigEndian: big, base: base)
         magic = try reader.u16(2)
-        guard acceptedMagic.contains(magic) else { throw .badMagic(found: Array(bytes.prefix(4))) }
+        guard acceptedMagic.contains(magic) else { throw .badMagic(found: head) }
 
         var next = Int(try reader.u32(4))
         var index = 0

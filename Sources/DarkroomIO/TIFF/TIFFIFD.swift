@@ -75,7 +75,7 @@ public struct TIFFIFD: Sendable {
             throw .badEntry(tag: tag, reason: "type \(e.typeCode) is not an integer type")
         }
         let raw = try valueBytes(e)
-        let base = raw.startIndex
+        let base = raw.startIndex - reader.base
         var out: [UInt32] = []
         out.reserveCapacity(e.count)
         for i in 0..<e.count {
@@ -117,7 +117,7 @@ public struct TIFFIFD: Sendable {
             throw .badEntry(tag: tag, reason: "type \(e.typeCode) is not RATIONAL or SRATIONAL")
         }
         let raw = try valueBytes(e)
-        let base = raw.startIndex
+        let base = raw.startIndex - reader.base
         var out: [TIFFRational] = []
         out.reserveCapacity(e.count)
         for i in 0..<e.count {
@@ -148,7 +148,7 @@ public struct TIFFIFD: Sendable {
             return out
         case .float, .double:
             let raw = try valueBytes(e)
-            let base = raw.startIndex
+            let base = raw.startIndex - reader.base
             var out: [Double] = []
             out.reserveCapacity(e.count)
             for i in 0..<e.count {
@@ -162,7 +162,7 @@ public struct TIFFIFD: Sendable {
                 return try uints(tag)?.map { Double($0) }
             }
             let raw = try valueBytes(e)
-            let base = raw.startIndex
+            let base = raw.startIndex - reader.base
             var out: [Double] = []
             for i in 0..<e.count {
                 switch type {
