@@ -77,6 +77,7 @@ public struct TIFFFile: Sendable {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: offset) }
         guard !visited.contains(offset) else { throw .loopingIFD(offset: offset) }
         guard visited.count < Self.maxIFDCount else { throw .tooManyIFDs(count: visited.count + 1) }
+        for r in ranges where offset >= r.start && offset < r.end { throw .overlappingIFD(offset: offset) }
         let count = Int(try reader.u16(offset))
         guard count <= Self.maxEntriesPerIFD else { throw .tooManyEntries(offset: offset, count: count) }
         let size = 2 + 12 * count + 4
