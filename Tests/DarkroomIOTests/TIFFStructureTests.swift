@@ -22,7 +22,6 @@ import Testing
             b.ascii(TIFFTag.make, "Darkroom  "), b.srational(TIFFTag.baselineExposure, [(-35, 100)]),
             b.rational(TIFFTag.asShotNeutral, [(1, 2), (1, 1), (3, 4)]), b.float(TIFFTag.profileToneCurve, [0, 0, 1, 1]),
             b.byte(TIFFTag.dngVersion, [1, 6, 0, 0]), b.rational(TIFFTag.blackLevel, [(1, 0)]),
-            b.raw(TIFFTag.model, type: 2, count: 100, value: 1_000_000),
         ])
         b.setFirstIFD(ifd)
         let f = try TIFFFile(bytes: b.bytes)
@@ -39,7 +38,6 @@ import Testing
         #expect(try i.uint(TIFFTag.software) == nil)
         #expect(throws: TIFFError.self) { try i.uint(TIFFTag.make) }                // ASCII is not an integer
         #expect(throws: TIFFError.self) { try i.doubles(TIFFTag.blackLevel) }       // zero denominator
-        #expect(throws: TIFFError.self) { try i.string(TIFFTag.model) }             // value bytes past EOF
     }
 
     @Test func rejectsBadMagicAndShortFiles() {
@@ -95,6 +93,25 @@ import Testing
         do { _ = try TIFFFile(bytes: b.bytes) } catch {
             guard case .tooDeep = error else { Issue.record("expected tooDeep, got \(error)"); return }
         }
+    }
+
+    /// In an image IFD a value past the end means truncation; in the EXIF IFD only that tag fails.
+    @Test func valuePastEndIsStrictInImageIFDsLenientInExif() throws {
+        var b = TIFFTestBuilder()
+        let ifd = b.appendIFD([b.long(TIFFTag.imageWidth, [1]), b.raw(TIFFTag.model, type: 2, count: 100, value: 1_000_000)])
+        b.setFirstIFD(ifd)
+        #expect(throws: TIFFError.truncated(at: 1_000_000, needed: 100)) { try TIFFFile(bytes: b.bytes) }
+
+        var c = TIFFTestBuilder()
+        let exif = c.appendIFD([c.raw(TIFFTag.lensModel, type: 2, count: 100, value: 1_000_000), c.ascii(TIFFTag.lensMake, "L")])
+        let ifd0 = c.appendIFD([c.long(TIFFTag.imageWidth, [1]), c.long(TIFFTag.exifIFD, [UInt32(exif)]),
+                                c.raw(TIFFTag.make, type: 99, count: 1, value: 0)])   // unknown type: ignored
+        c.setFirstIFD(ifd0)
+        let f = try TIFFFile(bytes: c.bytes)
+        let e = try #require(f.ifd0?.exifIFD)
+        #expect(try e.string(TIFFTag.lensMake) == "L")
+        #expect(throws: TIFFError.self) { try e.string(TIFFTag.lensModel) }
+        #expect(throws: TIFFError.self) { try f.ifd0?.string(TIFFTag.make) }
     }
 
     @Test func brokenExifIFDOnlyWarns() throws {

@@ -4,7 +4,9 @@
 /// Hostile input is rejected, never trusted: every read is bounds-checked; an IFD offset seen
 /// twice (a loop) or an IFD overlapping another throws; nesting is limited to `maxDepth`,
 /// entries per IFD to `maxEntriesPerIFD`, IFDs per file to `maxIFDCount`.
-/// Problems inside the EXIF or GPS IFD only add to `warnings`: they never hide the image.
+/// Image IFDs (the main chain and SubIFDs) are strict: an entry whose value bytes run past the
+/// end of the file means the file is truncated, and throws. Problems inside the EXIF or GPS IFD
+/// (a broken MakerNote, say) only add to `warnings`: they never hide the image.
 public struct TIFFFile: Sendable {
     public static let maxDepth = 8
     public static let maxEntriesPerIFD = 4096
@@ -55,7 +57,7 @@ public struct TIFFFile: Sendable {
         var next = Int(try reader.u32(4))
         var index = 0
         while next != 0 {
-            var ifd = try parseIFD(at: next, name: "IFD\(index)", depth: 0)
+            var ifd = try parseIFD(at: next, name: "IFD\(index)", depth: 0, strict: true)
             try parseChildren(of: &ifd, depth: 0)
             ifds.append(ifd)
             next = Int(try reader.u32(ifd.offset + 2 + 12 * ifd.entries.count + duplicateSlack(ifd)))
@@ -73,7 +75,7 @@ public struct TIFFFile: Sendable {
     // Entries with duplicate tags are dropped from the map, but still occupy 12 bytes.
     private func duplicateSlack(_ ifd: TIFFIFD) -> Int { 12 * (ifd.storedEntryCount - ifd.entries.count) }
 
-    private mutating func parseIFD(at offset: Int, name: String, depth: Int) throws(TIFFError) -> TIFFIFD {
+    private mutating func parseIFD(at offset: Int, name: String, depth: Int, strict: Bool) throws(TIFFError) -> TIFFIFD {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: offset) }
         guard !visited.contains(offset) else { throw .loopingIFD(offset: offset) }
         guard visited.count < Self.maxIFDCount else { throw .tooManyIFDs(count: visited.count + 1) }
@@ -100,6 +102,12 @@ public struct TIFFFile: Sendable {
                 byteCount = overflow ? nil : bc
             }
             let valueOffset = (byteCount ?? Int.max) <= 4 ? p + 8 : Int(try reader.u32(p + 8))
+            if strict, TIFFFieldType(rawValue: type) != nil {
+                guard let byteCount else {
+                    throw .badEntry(tag: tag, reason: "count \(n) overflows")
+                }
+                try reader.check(valueOffset, byteCount)
+            }
             entries.append(TIFFEntry(tag: tag, typeCode: type, count: n, valueOffset: valueOffset, byteCount: byteCount))
         }
         var ifd = TIFFIFD(offset: offset, name: name, entries: entries, reader: reader)
@@ -110,7 +118,7 @@ public struct TIFFFile: Sendable {
     private mutating func parseChildren(of ifd: inout TIFFIFD, depth: Int) throws(TIFFError) {
         if let subs = try ifd.uints(TIFFTag.subIFDs) {
             for (i, off) in subs.enumerated() {
-                var child = try parseIFD(at: Int(off), name: "\(ifd.name)/SubIFD\(i)", depth: depth + 1)
+                var child = try parseIFD(at: Int(off), name: "\(ifd.name)/SubIFD\(i)", depth: depth + 1, strict: true)
                 try parseChildren(of: &child, depth: depth + 1)
                 ifd.subIFDs.append(child)
             }
@@ -122,7 +130,7 @@ public struct TIFFFile: Sendable {
     private mutating func parseLeniently(_ parent: TIFFIFD, tag: UInt16, name: String, depth: Int) -> TIFFIFD? {
         do {
             guard let off = try parent.uint(tag) else { return nil }
-            return try parseIFD(at: Int(off), name: name, depth: depth)
+            return try parseIFD(at: Int(off), name: name, depth: depth, strict: false)
         } catch {
             warnings.append("\(name) ignored: \(error)")
             return nil
