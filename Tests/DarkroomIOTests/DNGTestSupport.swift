@@ -6,8 +6,8 @@ import Foundation
 /// Shared fixtures for the DNG tests: a fully populated synthetic RawImage, temp paths and a
 /// small libtiff reader used as the independent check of what DNGWriter wrote.
 enum DNGTestSupport {
-    static func tempPath(_ name: String) -> String {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-dngio-\(getpid())")
+    static func tempPath(_ name: String, subdirectory: String = "") -> String {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-dngio-\(getpid())/\(subdirectory)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         return dir.appendingPathComponent(name).path
     }

@@ -11,8 +11,8 @@ import Foundation
 /// `bitsPerSample` says (WhiteLevel carries the range), so it reads back as 16.
 ///
 /// Precision: matrices and other SRATIONAL/RATIONAL values are rounded to multiples of 1/10000
-/// and handed to libtiff as 32-bit floats, which it stores as the closest rational; values read
-/// back are within 1e-7 of the rounded value (|v| < 8).
+/// (so |error| ≤ 5e-5) and stored with denominator 10000 (integers as n/1): libtiff first writes
+/// its own float-derived fractions, which `normaliseRationals` then re-encodes in place.
 ///
 /// The file is written atomically: to a temporary file in the same directory, renamed over
 /// `path` when complete, removed on any error.
@@ -25,6 +25,7 @@ public enum DNGWriter {
             let temp = (dir.isEmpty ? "." : dir) + "/.\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
             do throws(TIFFError) {
                 try writeFile(image, to: temp, options: options)
+                try normaliseRationals(path: temp)
                 guard rename(temp, path) == 0 else {
                     throw TIFFError.writeFailed(reason: "rename: \(String(cString: strerror(errno)))")
                 }
