@@ -1,0 +1,189 @@
+import CShims
+import CTIFF
+
+/// An open libtiff handle for writing, with one error path: every libtiff return code goes
+/// through `check`, which turns it into `TIFFError.writeFailed` carrying libtiff's last message
+/// (captured by the CShims handlers instead of being printed).
+///
+/// Values are passed to libtiff's variadic setter according to the field's own description
+/// (`TIFFFieldWithTag`: pass-count, write count, storage size), so the code does not depend on
+/// which DNG tags a given libtiff version knows; tags it lacks are registered with
+/// `TIFFMergeFieldInfo` (again after each directory, because libtiff resets its field table).
+struct LibTIFFWriter: ~Copyable {
+    private let tif: OpaquePointer
+
+    private init(tif: OpaquePointer) { self.tif = tif }
+
+    /// Creates (truncates) `path` for writing.
+    static func open(path: String) throws(TIFFError) -> LibTIFFWriter {
+        dr_tiff_install_handlers()
+        dr_tiff_clear_error()
+        guard let t = TIFFOpen(path, "w") else { throw .writeFailed(reason: lastError(or: "TIFFOpen failed")) }
+        let writer = LibTIFFWriter(tif: t)
+        try writer.registerMissingFields()
+        return writer
+    }
+
+    deinit { TIFFClose(tif) }
+
+    /// Flushes and closes; throws if the flush failed.
+    consuming func close() throws(TIFFError) {
+        let ok = TIFFFlush(tif)
+        TIFFClose(tif)
+        discard self
+        try Self.check(ok, "flush")
+    }
+
+    static func lastError(or fallback: String) -> String {
+        let message = String(cString: dr_tiff_last_error())
+        return message.isEmpty ? fallback : message
+    }
+
+    static func check(_ ok: Int32, _ what: String) throws(TIFFError) {
+        guard ok != 0 else { throw .writeFailed(reason: "\(what): \(lastError(or: "libtiff error"))") }
+    }
+
+    // MARK: - Fields
+
+    /// A value for a TIFF field, converted to what the field's libtiff definition expects.
+    enum Value {
+        case ints([UInt32])
+        case reals([Double])
+        case bytes([UInt8])
+        case ascii(String)
+    }
+
+    /// DNG/EXIF tags that may be missing from libtiff 4.5's tables: (tag, type, count, pass-count, name).
+    private static let customFields: [(UInt32, TIFFDataType, Int16, Bool, StaticString)] = [
+        (UInt32(TIFFTag.forwardMatrix1), TIFF_SRATIONAL, -1, true, "ForwardMatrix1"),
+        (UInt32(TIFFTag.forwardMatrix2), TIFF_SRATIONAL, -1, true, "ForwardMatrix2"),
+        (UInt32(TIFFTag.profileName), TIFF_ASCII, -1, false, "ProfileName"),
+        (UInt32(TIFFTag.cameraCalibrationSignature), TIFF_ASCII, -1, false, "CameraCalibrationSignature"),
+        (UInt32(TIFFTag.opcodeList1), TIFF_UNDEFINED, -3, true, "OpcodeList1"),
+        (UInt32(TIFFTag.opcodeList2), TIFF_UNDEFINED, -3, true, "OpcodeList2"),
+        (UInt32(TIFFTag.opcodeList3), TIFF_UNDEFINED, -3, true, "OpcodeList3"),
+        (UInt32(TIFFTag.noiseProfile), TIFF_DOUBLE, -1, true, "NoiseProfile"),
+        (UInt32(TIFFTag.dateTimeOriginal), TIFF_ASCII, -1, false, "DateTimeOriginal"),
+        (UInt32(TIFFTag.baselineExposureOffset), TIFF_SRATIONAL, 1, false, "BaselineExposureOffset"),
+    ]
+
+    /// Registers the custom fields libtiff does not already know for the current directory.
+    func registerMissingFields() throws(TIFFError) {
+        var infos: [TIFFFieldInfo] = []
+        for (tag, type, count, pass, name) in Self.customFields where TIFFFieldWithTag(tif, tag) == nil {
+            // Names are static strings: libtiff keeps the pointer, which stays valid forever.
+            let namePointer = UnsafeMutableRawPointer(mutating: name.utf8Start).assumingMemoryBound(to: CChar.self)
+            infos.append(TIFFFieldInfo(field_tag: tag, field_readcount: count, field_writecount: count,
+                                       field_type: type, field_bit: UInt16(FIELD_CUSTOM), field_oktochange: 1,
+                                       field_passcount: pass ? 1 : 0, field_name: namePointer))
+        }
+        guard !infos.isEmpty else { return }
+        let ok = infos.withUnsafeBufferPointer { TIFFMergeFieldInfo(tif, $0.baseAddress, UInt32($0.count)) }
+        guard ok == 0 else { throw .writeFailed(reason: "TIFFMergeFieldInfo: \(Self.lastError(or: "cannot register DNG tags"))") }
+    }
+
+    /// Sets `tag` to `value` in the current directory.
+    func set(_ tag: UInt16, _ value: Value) throws(TIFFError) {
+        let t = UInt32(tag)
+        guard let field = TIFFFieldWithTag(tif, t) else {
+            throw .writeFailed(reason: "libtiff does not know tag \(TIFFTag.name(tag))")
+        }
+        let passCount = TIFFFieldPassCount(field) != 0
+        let writeCount = Int(TIFFFieldWriteCount(field))
+        let type = TIFFFieldDataType(field)
+        let storage = Int(TIFFFieldSetGetSize(field))
+        let what = "set \(TIFFTag.name(tag))"
+
+        if case .ascii(let s) = value {
+            let ok = s.withCString { p in withVaList([p]) { TIFFVSetField(tif, t, $0) } }
+            return try Self.check(ok, what)
+        }
+        let n: Int
+        switch value {
+        case .ints(let v): n = v.count
+        case .reals(let v): n = v.count
+        case .bytes(let v): n = v.count
+        case .ascii: n = 0
+        }
+        guard n > 0 else { return }
+        if !passCount && writeCount > 0 && writeCount != n {
+            throw .invalidInput(reason: "\(TIFFTag.name(tag)) needs \(writeCount) values, got \(n)")
+        }
+
+        // Single values are passed by value (integers as 32-bit, reals as double).
+        if !passCount && writeCount == 1 {
+            let arg: CVarArg
+            switch value {
+            case .ints(let v): arg = v[0]
+            case .reals(let v): arg = v[0]
+            case .bytes(let v): arg = UInt32(v[0])
+            case .ascii: arg = UInt32(0)
+            }
+            let ok = withVaList([arg]) { TIFFVSetField(tif, t, $0) }
+            return try Self.check(ok, what)
+        }
+
+        // Arrays: converted to the element type libtiff stores, passed by pointer (with count).
+        let isReal = type == TIFF_RATIONAL || type == TIFF_SRATIONAL || type == TIFF_FLOAT || type == TIFF_DOUBLE
+        let reals: [Double]
+        switch value {
+        case .ints(let v): reals = v.map { Double($0) }
+        case .reals(let v): reals = v
+        case .bytes(let v): reals = v.map { Double($0) }
+        case .ascii: reals = []
+        }
+        func call(_ pointer: UnsafeRawPointer) -> Int32 {
+            let p = OpaquePointer(pointer)
+            if passCount {
+                let count: CVarArg = writeCount == -3 ? UInt32(n) : Int32(n)
+                return withVaList([count, p]) { TIFFVSetField(tif, t, $0) }
+            }
+            return withVaList([p]) { TIFFVSetField(tif, t, $0) }
+        }
+        let ok: Int32
+        if isReal {
+            if storage == 8 {
+                ok = reals.withUnsafeBytes { call($0.baseAddress!) }
+            } else {
+                let f = reals.map { Float($0) }
+                ok = f.withUnsafeBytes { call($0.baseAddress!) }
+            }
+        } else {
+            switch storage {
+            case 1:
+                let b: [UInt8]
+                if case .bytes(let v) = value { b = v } else { b = reals.map { UInt8(clamping: Int64($0)) } }
+                ok = b.withUnsafeBytes { call($0.baseAddress!) }
+            case 2: ok = reals.map { UInt16(clamping: Int64($0)) }.withUnsafeBytes { call($0.baseAddress!) }
+            case 8: ok = reals.map { UInt64(clamping: Int64($0)) }.withUnsafeBytes { call($0.baseAddress!) }
+            default: ok = reals.map { UInt32(clamping: Int64($0)) }.withUnsafeBytes { call($0.baseAddress!) }
+            }
+        }
+        try Self.check(ok, what)
+    }
+
+    /// Declares one SubIFD to be written after the current directory.
+    func setOneSubIFD() throws(TIFFError) {
+        var offsets: [UInt64] = [0]
+        let ok = offsets.withUnsafeMutableBytes { buf in
+            withVaList([Int32(1), OpaquePointer(buf.baseAddress!)]) { TIFFVSetField(tif, UInt32(TIFFTAG_SUBIFD), $0) }
+        }
+        try Self.check(ok, "set SubIFDs")
+    }
+
+    func writeStrip(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        let written = TIFFWriteEncodedStrip(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
+        guard written == bytes.count else { throw .writeFailed(reason: "strip \(index): \(Self.lastError(or: "short write"))") }
+    }
+
+    func writeTile(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        let written = TIFFWriteEncodedTile(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
+        guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
+    }
+
+    /// Writes the current directory and starts the next one.
+    func writeDirectory() throws(TIFFError) {
+        try Self.check(TIFFWriteDirectory(tif), "TIFFWriteDirectory")
+        try registerMissingFields()
+    }
+}
