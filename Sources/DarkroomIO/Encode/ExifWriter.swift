@@ -13,6 +13,8 @@ public enum ExifWriter {
         static let Compression: UInt16 = 0x0103, Make: UInt16 = 0x010F, Model: UInt16 = 0x0110
         static let Orientation: UInt16 = 0x0112, XResolution: UInt16 = 0x011A, YResolution: UInt16 = 0x011B
         static let ResolutionUnit: UInt16 = 0x0128, Software: UInt16 = 0x0131, DateTime: UInt16 = 0x0132
+        static let YCbCrPositioning: UInt16 = 0x0213, ComponentsConfiguration: UInt16 = 0x9101
+        static let FlashpixVersion: UInt16 = 0xA000
         static let Artist: UInt16 = 0x013B, JPEGInterchangeFormat: UInt16 = 0x0201
         static let JPEGInterchangeFormatLength: UInt16 = 0x0202, Copyright: UInt16 = 0x8298
         static let ExifIFDPointer: UInt16 = 0x8769, GPSInfoIFDPointer: UInt16 = 0x8825
@@ -50,6 +52,7 @@ public enum ExifWriter {
         ifd0.ascii(Tag.DateTime, dateTime)
         ifd0.ascii(Tag.Artist, exif.artist)
         ifd0.ascii(Tag.Copyright, exif.copyright)
+        ifd0.short(Tag.YCbCrPositioning, 1)   // centred, as libjpeg samples chroma
         ifd0.long(Tag.ExifIFDPointer, 0)   // patched below
 
         var exifIFD = TIFFIFDBuilder()
@@ -57,6 +60,8 @@ public enum ExifWriter {
         if let f = exif.fNumber, f > 0 { exifIFD.rationals(Tag.FNumber, [rational(f, denominator: 100)]) }
         if let iso = exif.isoSpeed, iso > 0 { exifIFD.short(Tag.PhotographicSensitivity, UInt16(min(iso, 65535))) }
         exifIFD.undefined(Tag.ExifVersion, Array("0232".utf8))
+        exifIFD.undefined(Tag.ComponentsConfiguration, [1, 2, 3, 0])   // Y Cb Cr
+        exifIFD.undefined(Tag.FlashpixVersion, Array("0100".utf8))
         exifIFD.ascii(Tag.DateTimeOriginal, exif.dateTimeOriginal)
         exifIFD.ascii(Tag.OffsetTimeOriginal, exif.offsetTimeOriginal)
         exifIFD.ascii(Tag.SubSecTimeOriginal, exif.subSecTimeOriginal)

@@ -26,7 +26,7 @@ enum JPEGSegment {
     }
 
     static func xmp(_ packet: String) throws(EncodeError) -> [UInt8] {
-        let payload = xmpSignature + Array(packet.utf8)
+        let payload = xmpSignature + Array(MatteXMP.wrapped(packet).utf8)
         guard payload.count <= maxPayload else {
             // Extended XMP (GUID-linked APP1 chain) is not written.
             throw .metadataTooLarge(format: "JPEG", what: "XMP APP1", bytes: payload.count, limit: maxPayload)

@@ -30,4 +30,10 @@ enum MatteXMP {
         }
         return nil
     }
+
+    /// The packet inside an `<?xpacket?>` wrapper (XMP Part 1 §7.3) unless it already has one.
+    static func wrapped(_ packet: String) -> String {
+        if packet.hasPrefix("<?xpacket") { return packet }
+        return "<?xpacket begin=\"\u{FEFF}\" id=\"W5M0MpCehiHzreSzNTczkc9d\"?>\n" + packet + "\n<?xpacket end=\"w\"?>"
+    }
 }
