@@ -8,17 +8,18 @@ enum EncodeFixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("shared/samples")
 
-    /// Smooth "Kodak-like" content: diagonal colour ramps plus a low-frequency sinusoid and one
-    /// hard edge, 8-bit sRGB.
+    /// Smooth "Kodak-like" content: colour ramps plus a low-frequency sinusoid and one hard
+    /// luminance edge, 8-bit sRGB.
     static func gradient8(width: Int = 128, height: Int = 96) -> [UInt8] {
         var p = [UInt8](repeating: 0, count: width * height * 3)
         for y in 0..<height {
             for x in 0..<width {
                 let fx = Double(x) / Double(max(width - 1, 1)), fy = Double(y) / Double(max(height - 1, 1))
-                let r = 255 * fx
-                let g = 255 * fy
-                var b = 128 + 80 * sin(fx * 6.3) * cos(fy * 4.1)
-                if x > width * 3 / 4 && y > height / 2 { b = 30 }
+                // A luminance step (all channels), as natural edges mostly are.
+                let edge = x > width * 3 / 4 && y > height / 2 ? 0.6 : 1.0
+                let r = (30 + 200 * fx) * edge
+                let g = (30 + 200 * fy) * edge
+                let b = (128 + 80 * sin(fx * 6.3) * cos(fy * 4.1)) * edge
                 let i = (y * width + x) * 3
                 p[i] = UInt8(max(0, min(255, r.rounded())))
                 p[i + 1] = UInt8(max(0, min(255, g.rounded())))

@@ -114,7 +114,8 @@ extension OutputInspector {
     static func decode(_ h: OpaquePointer, channels: Int) throws(EncodeError) -> (width: Int, height: Int, pixels: [UInt8]) {
         var img: OpaquePointer?
         let (space, chroma, channel) = channels == 1
-            ? (heif_colorspace_monochrome, heif_chroma_monochrome, heif_channel_Y)
+            // libheif 1.15 cannot convert a 4:0:0 grid to monochrome, but gives YCbCr 4:2:0 whose Y is the plane.
+            ? (heif_colorspace_YCbCr, heif_chroma_420, heif_channel_Y)
             : (heif_colorspace_RGB, heif_chroma_interleaved_RGB, heif_channel_interleaved)
         try LibHeif.check(heif_decode_image(h, &img, space, chroma, nil), "heif_decode_image")
         guard let img else { throw .unreadable(format: "HEIF", reason: "decoder returned no image") }
