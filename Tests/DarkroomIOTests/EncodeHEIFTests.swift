@@ -129,6 +129,13 @@ struct EncodeHEIFTests {
         }
     }
 
+    @Test func threadOptionIsAccepted() throws {
+        let heic = try HEIFWriter.encode(EncodeFixtures.image(width: 64, height: 48, thumbnail: false),
+                                         options: .init(threads: 1, stripMetadata: true))
+        let s = try OutputInspector.inspect(heic)
+        #expect(s.width == 64 && s.exif.isEmpty && s.xmpBytes == nil)
+    }
+
     @Test func invalidOptionsThrow() {
         #expect(throws: EncodeError.self) { try HEIFWriter.encode(EncodeFixtures.image(), options: .init(quality: 101)) }
         #expect(throws: EncodeError.self) { try HEIFWriter.encode(EncodeFixtures.image(), options: .init(bitDepth: 12)) }

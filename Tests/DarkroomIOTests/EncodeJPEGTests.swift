@@ -120,4 +120,17 @@ struct EncodeJPEGTests {
         #expect(abs((j["GPSLongitude"] as? Double ?? 0) + 2.2945) < 1e-5)
         #expect(j["Warning"] == nil)
     }
+
+    @Test func oversizedThumbnailStillFitsOneAPP1() throws {
+        var img = EncodeFixtures.image()
+        var rng = SystemRandomNumberGenerator()
+        let (tw, th) = (480, 360)   // noise: a q85 JPEG of this is far over 64 KB
+        img.thumbnail = Thumbnail(width: tw, height: th, pixels: (0..<(tw * th * 3)).map { _ in UInt8.random(in: 0...255, using: &rng) })
+        let jpeg = try JPEGWriter.encode(img)
+        let exif = jpegSegments(jpeg).first { $0.0 == 0xE1 }
+        #expect((exif?.1.count ?? .max) <= 65533)
+        let s = try OutputInspector.inspect(jpeg)
+        #expect(s.exif["Make"] == "Canon")
+        if let t = s.thumbnail { #expect(t == .init(width: tw, height: th)) }
+    }
 }
