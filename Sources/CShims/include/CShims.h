@@ -16,4 +16,24 @@ const char *dr_lcms_last_error(void);
 
 /// `imgdata.color.cblack[index]` (Swift cannot import the 4104-element array); 0 when out of range.
 unsigned dr_libraw_cblack(const void *libraw_data, unsigned index);
+
+// encode helpers (Sources/CShims/encode_shims.c): libtiff on memory and typed TIFFSetField/GetField.
+struct tiff;
+/// Opens a TIFF on memory: read-only over `data`/`size` (not copied, must outlive the TIFF) when
+/// `writable` is 0, else an empty growable buffer. `*state` must be freed with
+/// dr_enc_tiff_memory_free after TIFFClose.
+struct tiff *dr_enc_tiff_open_memory(const unsigned char *data, size_t size, int writable, void **state);
+/// The bytes written so far (valid until dr_enc_tiff_memory_free).
+const unsigned char *dr_enc_tiff_memory_bytes(void *state, size_t *size);
+void dr_enc_tiff_memory_free(void *state);
+int dr_enc_tiff_set_u16(struct tiff *t, unsigned tag, unsigned short v);
+int dr_enc_tiff_set_u32(struct tiff *t, unsigned tag, unsigned v);
+int dr_enc_tiff_set_double(struct tiff *t, unsigned tag, double v);
+int dr_enc_tiff_set_string(struct tiff *t, unsigned tag, const char *s);
+/// For counted tags such as TIFFTAG_ICCPROFILE (uint32 count, void *data).
+int dr_enc_tiff_set_bytes(struct tiff *t, unsigned tag, unsigned count, const void *bytes);
+int dr_enc_tiff_get_u16(struct tiff *t, unsigned tag, unsigned short *v);
+int dr_enc_tiff_get_u32(struct tiff *t, unsigned tag, unsigned *v);
+int dr_enc_tiff_get_string(struct tiff *t, unsigned tag, const char **s);
+int dr_enc_tiff_get_bytes(struct tiff *t, unsigned tag, unsigned *count, const void **bytes);
 #endif
