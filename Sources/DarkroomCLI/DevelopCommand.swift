@@ -77,12 +77,13 @@ struct DevelopCommand: ParsableCommand {
         let next = NextIndex()
         let files = self.files, outputDirectory = self.outputDirectory, quiet = self.quiet
         let recipeCopy = recipe
+        let exportCopy = export
         DispatchQueue.concurrentPerform(iterations: min(jobs, files.count)) { _ in
             while let i = next.take(below: files.count) {
                 let input = files[i]
-                let output = FileDeveloper.outputPath(for: input, outputDirectory: outputDirectory, format: export.format)
-                do {
-                    let r = try FileDeveloper.develop(input: input, output: output, recipe: recipeCopy, export: export, decode: decode)
+                let output = FileDeveloper.outputPath(for: input, outputDirectory: outputDirectory, format: exportCopy.format)
+                do throws(DevelopFailure) {
+                    let r = try FileDeveloper.develop(input: input, output: output, recipe: recipeCopy, export: exportCopy, decode: decode)
                     results.set(i, .success(r))
                     if !quiet {
                         let secs = (r.decodeMilliseconds + r.renderMilliseconds + r.encodeMilliseconds) / 1000
@@ -163,7 +164,7 @@ struct CLIError: Error, CustomStringConvertible {
 
 enum Console {
     private static let lock = NSLock()
-    static func out(_ s: String) { lock.lock(); print(s); fflush(stdout); lock.unlock() }
+    static func out(_ s: String) { lock.lock(); print(s); fflush(nil); lock.unlock() }
     static func err(_ s: String) {
         lock.lock()
         FileHandle.standardError.write((s + "\n").data(using: .utf8)!)

@@ -17,10 +17,10 @@ struct ExplainCommand: ParsableCommand {
         let recipe = try recipeOptions.recipe()
         let decode = try recipeOptions.decodeOptions()
         let raw: RawImage
-        do { raw = try RawDecoder.decode(path: file, options: decode) } catch {
+        do throws(DecodeError) { raw = try RawDecoder.decode(path: file, options: decode) } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)
         }
-        do {
+        do throws(DevelopError) {
             let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
                                        samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
             Console.out("\(file)")

@@ -34,10 +34,10 @@ struct InfoCommand: ParsableCommand {
                 }
                 continue
             }
-            do {
+            do throws(DecodeError) {
                 let md = try RawDecoder.metadata(path: path, options: decode)
                 if json {
-                    jsonItems.append(try Self.encode(MetadataReport(file: path, metadata: md)))
+                    jsonItems.append((try? Self.encode(MetadataReport(file: path, metadata: md))) ?? "{}")
                 } else {
                     Console.out(MetadataFormatter.text(md, path: path))
                 }

@@ -2,10 +2,10 @@ import ArgumentParser
 import DarkroomCore
 import DarkroomIO
 
-extension OutputColorSpace: @retroactive ExpressibleByArgument {}
-extension DemosaicAlgorithm: @retroactive ExpressibleByArgument {}
-extension ToneCurve.Mode: @retroactive ExpressibleByArgument {}
-extension OutputFormat: @retroactive ExpressibleByArgument {}
+extension OutputColorSpace: ExpressibleByArgument {}
+extension DemosaicAlgorithm: ExpressibleByArgument {}
+extension ToneCurve.Mode: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {}
 
 /// Options shared by `develop` and `explain`: everything that changes pixels.
 struct RecipeOptions: ParsableArguments {

@@ -1,0 +1,91 @@
+import DarkroomCore
+import Testing
+
+@Suite("Develop pipeline")
+struct DevelopPipelineTests {
+    /// The standard curve is identity below the knee, continuous with slope 1 at the knee,
+    /// strictly increasing, and reaches 1 at the white point.
+    @Test func toneCurveShape() {
+        let t = ToneCurve(mode: .standard)
+        #expect(t.apply(0) == 0)
+        #expect(t.apply(0.18) == 0.18)
+        #expect(t.apply(t.knee) == t.knee)
+        #expect(abs(t.apply(t.knee + 1e-3) - (t.knee + 1e-3)) < 1e-5)
+        #expect(t.apply(t.whitePoint) == 1)
+        #expect(t.apply(1.0) > 0.85 && t.apply(1.0) < 1.0)
+        var prev: Float = -1
+        for i in 0...2000 {
+            let v = t.apply(Float(i) / 1000)
+            #expect(v >= prev)
+            if Float(i) / 1000 < t.whitePoint { #expect(v > prev) }
+            prev = v
+        }
+    }
+
+    /// Hue-preserving RGB tone keeps the (mid − min) / (max − min) ratio and the channel order.
+    @Test(arguments: [(0.9, 0.5, 0.2), (0.2, 1.4, 0.6), (0.3, 0.3, 1.8), (0.7, 0.1, 0.7), (0.4, 0.4, 0.4)] as [(Float, Float, Float)])
+    func rgbToneKeepsHue(r: Float, g: Float, b: Float) {
+        let t = ToneCurve(mode: .standard)
+        let (r2, g2, b2) = t.applyRGB(r, g, b)
+        let a = [r, g, b], o = [r2, g2, b2]
+        let lo = a.min()!, hi = a.max()!
+        if hi > lo {
+            for i in 0..<3 {
+                let ratio = (a[i] - lo) / (hi - lo)
+                let ratio2 = (o[i] - o.min()!) / (o.max()! - o.min()!)
+                #expect(abs(ratio - ratio2) < 1e-5)
+            }
+        } else {
+            #expect(r2 == g2 && g2 == b2)
+        }
+    }
+
+    @Test func orientationMapsCorners() {
+        let w = 4, h = 3
+        for v in 1...8 {
+            let o = Orientation(v)
+            let (dw, dh) = o.displaySize(width: w, height: h)
+            var seen = Set<Int>()
+            for y in 0..<h { for x in 0..<w {
+                let (dx, dy) = o.map(x: x, y: y, width: w, height: h)
+                #expect(dx >= 0 && dx < dw && dy >= 0 && dy < dh)
+                seen.insert(dy * dw + dx)
+            } }
+            #expect(seen.count == w * h, "orientation \(v) must be a bijection")
+        }
+        #expect(Orientation(6).map(x: 0, y: 0, width: w, height: h) == (2, 0))
+        #expect(Orientation(8).map(x: 0, y: 0, width: w, height: h) == (0, 3))
+        #expect(Orientation(3).map(x: 0, y: 0, width: w, height: h) == (3, 2))
+    }
+
+    /// The synthetic chart rendered to 16-bit linear sRGB without any file I/O: every patch within
+    /// ΔE2000 0.5 of its known colour, for every CFA order (exercises black per site, WB, demosaic,
+    /// the DNG colour model and the output matrix).
+    @Test(arguments: CFAPattern.all)
+    func chartRendersColorimetrically(cfa: CFAPattern) throws {
+        for illuminant in [ColorMath.d65, ColorMath.illuminantA] {
+            let chart = SyntheticChart(cfa: cfa, bitsPerSample: 14, illuminant: illuminant)
+            let raw = chart.makeRawImage()
+            var recipe = DevelopRecipe()
+            recipe.colorSpace = .srgbLinear
+            recipe.tone = .linear
+            recipe.bitsPerSample = 16
+            recipe.applyDefaultCrop = false
+            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+            let img = Developer.render(raw, plan: plan)
+            let space = OutputColorSpace.srgbLinear
+            for (i, rect) in chart.patchRects.enumerated() {
+                let r = PixelRect(x: rect.x + rect.width / 4, y: rect.y + rect.height / 4, width: rect.width / 2, height: rect.height / 2)
+                var s = SIMD3<Double>(0, 0, 0)
+                for y in r.y..<r.maxY { for x in r.x..<r.maxX {
+                    let o = (y * img.width + x) * 3
+                    s += SIMD3(Double(img.pixels16[o]), Double(img.pixels16[o + 1]), Double(img.pixels16[o + 2]))
+                } }
+                let rgb = s / Double(r.width * r.height) / 65535
+                let dE = ColorMath.ciede2000(ColorMath.xyzToLab(space.linearRGBToXYZD50 * rgb),
+                                             ColorMath.xyzToLab(chart.expectedXYZD50(patch: i)))
+                #expect(dE < 0.5, "\(cfa) patch \(i): ΔE \(dE)")
+            }
+        }
+    }
+}
