@@ -2,7 +2,7 @@ import ArgumentParser
 import DarkroomCore
 
 /// `darkroom`: batch RAW/DNG development.
-public struct DarkroomCommand: AsyncParsableCommand {
+public struct DarkroomCommand: ParsableCommand {
     public static let configuration = CommandConfiguration(
         commandName: "darkroom",
         abstract: "Develop camera RAW and DNG files into colour-managed JPEG, HEIF and TIFF.",

@@ -1,3 +1,3 @@
 import DarkroomCLI
 
-await DarkroomCommand.main()
+DarkroomCommand.main()
