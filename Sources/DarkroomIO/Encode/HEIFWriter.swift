@@ -185,8 +185,9 @@ public enum HEIFWriter {
                 let src = image.bitsPerSample == 8 ? image.pixels8
                                                    : image.pixels16.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
                 src.withUnsafeBufferPointer { s in
+                    guard let base = s.baseAddress else { return }
                     for y in 0..<h {
-                        (plane + y * Int(stride)).update(from: s.baseAddress! + y * rowSamples, count: rowSamples)
+                        (plane + y * Int(stride)).update(from: base + y * rowSamples, count: rowSamples)
                     }
                 }
             } else {
@@ -224,8 +225,9 @@ public enum HEIFWriter {
             throw .library(format: "HEIF", call: "heif_image_get_plane", message: "no plane")
         }
         plane.pixels.withUnsafeBufferPointer { s in
+            guard let base = s.baseAddress else { return }
             for y in 0..<plane.height {
-                (dst + y * Int(stride)).update(from: s.baseAddress! + y * plane.width, count: plane.width)
+                (dst + y * Int(stride)).update(from: base + y * plane.width, count: plane.width)
             }
         }
         var handle: OpaquePointer?

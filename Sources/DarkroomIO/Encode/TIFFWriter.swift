@@ -61,9 +61,11 @@ public enum TIFFWriter {
             let start = row * w * 3, count = rows * w * 3
             let written: Int = bits == 8
                 ? image.pixels8.withUnsafeBufferPointer { b in
-                    Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: b.baseAddress! + start), tmsize_t(count))) }
+                    guard let base = b.baseAddress else { return -1 }
+                    return Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + start), tmsize_t(count))) }
                 : image.pixels16.withUnsafeBufferPointer { b in
-                    Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: b.baseAddress! + start), tmsize_t(count * 2))) }
+                    guard let base = b.baseAddress else { return -1 }
+                    return Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + start), tmsize_t(count * 2))) }
             guard written >= 0 else {
                 throw .library(format: "TIFF", call: "TIFFWriteEncodedStrip(\(strip))", message: MemoryTIFF.lastError)
             }

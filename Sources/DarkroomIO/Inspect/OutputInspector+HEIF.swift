@@ -127,8 +127,9 @@ extension OutputInspector {
         }
         var out = [UInt8](repeating: 0, count: w * ht * channels)
         out.withUnsafeMutableBufferPointer { dst in
+            guard let base = dst.baseAddress else { return }
             for y in 0..<ht {
-                (dst.baseAddress! + y * w * channels).update(from: plane + y * Int(stride), count: w * channels)
+                (base + y * w * channels).update(from: plane + y * Int(stride), count: w * channels)
             }
         }
         return (w, ht, out)
