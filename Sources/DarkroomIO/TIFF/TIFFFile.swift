@@ -65,7 +65,7 @@ public struct TIFFFile: Sendable {
             var ifd = try parseIFD(at: next, name: "IFD\(index)", depth: 0, strict: true)
             try parseChildren(of: &ifd, depth: 0)
             ifds.append(ifd)
-            next = Int(try reader.u32(ifd.offset + 2 + 12 * ifd.entries.count + duplicateSlack(ifd)))
+            next = Int(try reader.u32(ifd.offset + 2 + 12 * ifd.storedEntryCount))
             index += 1
         }
         guard !ifds.isEmpty else { throw .badEntry(tag: 0, reason: "IFD0 offset is 0 (file has no images)") }
@@ -76,9 +76,6 @@ public struct TIFFFile: Sendable {
 
     /// Every image IFD: the main chain and all SubIFD trees, depth first.
     public var allImageIFDs: [TIFFIFD] { ifds.flatMap { $0.allImageIFDs } }
-
-    // Entries with duplicate tags are dropped from the map, but still occupy 12 bytes.
-    private func duplicateSlack(_ ifd: TIFFIFD) -> Int { 12 * (ifd.storedEntryCount - ifd.entries.count) }
 
     private mutating func parseIFD(at offset: Int, name: String, depth: Int, strict: Bool) throws(TIFFError) -> TIFFIFD {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: offset) }
