@@ -87,6 +87,7 @@ import DarkroomCore
         #expect(view.cfaPattern == cfa.colors.map { $0.rawValue })
         #expect(view.dngVersion == [1, 4, 0, 0])
         #expect(view.make == "Darkroom")
+        #expect(view.whiteLevel == [UInt32((1 << bits) - 1)])
         #expect(view.pixels == image.pixels)
     }
 
@@ -110,11 +111,22 @@ import DarkroomCore
         md.previews = []
         Self.expectEqual(md, image.metadata)
 
+        // Rationals are stored as k/10000 (or n/1 for integers).
+        let file = try TIFFFile(bytes: TIFFFile.readBytes(path: path))
+        let ifd0Tags = try #require(file.ifd0)
+        let cm1 = try #require(try ifd0Tags.rationals(TIFFTag.colorMatrix1))
+        #expect(cm1.map(\.numerator) == [8716, -2692, -907, -4446, 12201, 2466, -556, 1205, 6757])
+        #expect(cm1.allSatisfy { $0.denominator == 10000 })
+        #expect(try ifd0Tags.rationals(TIFFTag.asShotWhiteXY) == [TIFFRational(3457, 10000), TIFFRational(3585, 10000)])
+        let rawTags = try #require(file.ifd0?.subIFDs.first)
+        #expect(try rawTags.rationals(TIFFTag.blackLevel) == [TIFFRational(64, 1), TIFFRational(64, 1), TIFFRational(64, 1)])
+
         let ifd0 = try #require(DNGTestSupport.libtiffRead(path, subIFD: false))
         #expect(ifd0.subIFDCount == 1 && ifd0.width == 10 && ifd0.height == 6 && ifd0.bits == 8 && ifd0.spp == 3)
         #expect(ifd0.subfileType == 1)
         let raw = try #require(DNGTestSupport.libtiffRead(path, subIFD: true))
         #expect(raw.width == 40 && raw.height == 24 && raw.bits == 16 && raw.spp == 3 && raw.photometric == 34892)
+        #expect(raw.whiteLevel == [65535, 65535, 65535])
         #expect(raw.pixels == image.pixels)
     }
 

@@ -84,6 +84,7 @@ enum DNGTestSupport {
         var dngVersion: [UInt8] = []
         var make = ""
         var subIFDCount = 0
+        var whiteLevel: [UInt32] = []
     }
 
     static func get<T>(_ tif: OpaquePointer, _ tag: Int32, _ value: inout T) -> Bool {
@@ -122,6 +123,12 @@ enum DNGTestSupport {
             withVaList([OpaquePointer(cp), OpaquePointer(pp)]) { TIFFVGetField(tif, UInt32(TIFFTAG_CFAPATTERN), $0) } != 0
         } }
         if hasCFA, let pattern { v.cfaPattern = Array(UnsafeBufferPointer(start: pattern, count: Int(count))) }
+        var whiteCount: UInt16 = 0
+        var white: UnsafeMutablePointer<UInt32>? = nil
+        let hasWhite = withUnsafeMutablePointer(to: &whiteCount) { cp in withUnsafeMutablePointer(to: &white) { wp in
+            withVaList([OpaquePointer(cp), OpaquePointer(wp)]) { TIFFVGetField(tif, UInt32(TIFFTAG_WHITELEVEL), $0) } != 0
+        } }
+        if hasWhite, let white { v.whiteLevel = Array(UnsafeBufferPointer(start: white, count: Int(whiteCount))) }
         guard bits == 16 else { return v }
         v.isTiled = TIFFIsTiled(tif) != 0
         let rowSamples = v.width * v.spp

@@ -102,12 +102,11 @@ extension DNGMetadataReader {
         guard let e = ifd.entry(tag) else { return nil }
         let r = ifd.reader
         return tags.get { () throws(TIFFError) -> Chromaticity? in
-            let raw = try ifd.valueBytes(e)
-            let o = raw.startIndex - r.base
-            guard raw.count >= 2 else { throw .badEntry(tag: tag, reason: "\(raw.count) bytes") }
+            let (o, size) = try ifd.valueRange(e)
+            guard size >= 2 else { throw .badEntry(tag: tag, reason: "\(size) bytes") }
             let kind = try r.u16(o)
             guard kind == 0 else { throw .badEntry(tag: tag, reason: "illuminant kind \(kind) (spectral) not resolved to x-y") }
-            guard raw.count >= 18 else { throw .badEntry(tag: tag, reason: "x-y data needs 18 bytes, has \(raw.count)") }
+            guard size >= 18 else { throw .badEntry(tag: tag, reason: "x-y data needs 18 bytes, has \(size)") }
             let xd = try r.u32(o + 6), yd = try r.u32(o + 14)
             guard xd != 0, yd != 0 else { throw .badEntry(tag: tag, reason: "zero denominator") }
             return Chromaticity(x: Double(try r.u32(o + 2)) / Double(xd), y: Double(try r.u32(o + 10)) / Double(yd))
@@ -121,7 +120,7 @@ extension DNGMetadataReader {
         var out: [CameraProfile] = []
         for off in offsets.prefix(64) {
             let absolute = file.reader.base + Int(off)
-            guard let sub = tags.get({ try TIFFFile(bytes: file.reader.bytes, base: absolute, acceptedMagic: [TIFFFile.dcpMagic, TIFFFile.tiffMagic]) }),
+            guard let sub = tags.get({ try TIFFFile(storage: file.reader.storage, base: absolute, acceptedMagic: [TIFFFile.dcpMagic, TIFFFile.tiffMagic]) }),
                   let first = sub.ifd0 else { continue }
             out.append(readProfile(first, &tags) ?? CameraProfile())
         }

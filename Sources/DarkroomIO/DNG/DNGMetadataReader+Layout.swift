@@ -41,9 +41,9 @@ extension DNGMetadataReader {
         if let o = tags.get({ try raw.int(TIFFTag.orientation) }) {
             if (1...8).contains(o) { md.orientation = o } else { tags.warn("Orientation \(o) out of range 1...8; using 1") }
         }
-        md.opcodeList1 = tags.get { try raw.bytes(TIFFTag.opcodeList1).map { Array($0) } }
-        md.opcodeList2 = tags.get { try raw.bytes(TIFFTag.opcodeList2).map { Array($0) } }
-        md.opcodeList3 = tags.get { try raw.bytes(TIFFTag.opcodeList3).map { Array($0) } }
+        md.opcodeList1 = tags.get { try raw.bytes(TIFFTag.opcodeList1) }
+        md.opcodeList2 = tags.get { try raw.bytes(TIFFTag.opcodeList2) }
+        md.opcodeList3 = tags.get { try raw.bytes(TIFFTag.opcodeList3) }
     }
 
     /// CFARepeatPatternDim + CFAPattern (+ CFAPlaneColor) as a Bayer pattern seen from the

@@ -12,10 +12,14 @@ public enum DNGMetadataReader {
     public static let photometricCFA: UInt32 = 32803
     public static let photometricLinearRaw: UInt32 = 34892
 
-    /// Reads the file at `path`.
+    /// Reads the file at `path`, memory-mapped: only the pages holding metadata are touched.
     public static func read(contentsOf path: String) throws(TIFFError) -> RawMetadata {
-        let bytes = try TIFFFile.readBytes(path: path)
-        return try read(bytes, path: path)
+        let storage = try TIFFByteStorage(mapping: path)
+        do {
+            return try read(TIFFFile(storage: storage))
+        } catch {
+            throw error.inFile(path)
+        }
     }
 
     /// Reads metadata from the bytes of a DNG; errors name `path`.

@@ -6,8 +6,7 @@ extension DNGWriter {
     /// of our image IFDs is re-encoded in place: integers as n/1, others as round(v·10000)/10000
     /// — exact for values already rounded to 1/10000 by `q`. Same size, so only values change.
     static func normaliseRationals(path: String) throws(TIFFError) {
-        let bytes = try TIFFFile.readBytes(path: path)
-        let file = try TIFFFile(bytes: bytes)
+        let file = try TIFFFile(storage: TIFFByteStorage(mapping: path))
         let r = file.reader
         var patches: [(offset: Int, bytes: [UInt8])] = []
         func enc32(_ v: UInt32) -> [UInt8] {

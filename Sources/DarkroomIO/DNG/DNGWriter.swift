@@ -66,6 +66,7 @@ public enum DNGWriter {
             try writePreviewStructure(preview, tiff)
             try writeCameraTags(image.metadata, options, tiff)
             try tiff.setOneSubIFD()
+            try tiff.checkpointDirectory()
             try writePreviewPixels(preview, tiff)
             try tiff.writeDirectory()
             try writeRawStructure(image, options, tiff)
@@ -75,6 +76,9 @@ public enum DNGWriter {
             try writeCameraTags(image.metadata, options, tiff)
             try writeRawTags(image, tiff)
         }
+        // Directory before pixels (Adobe's layout). LibRaw 0.21 needs it for multi-tile files:
+        // it range-checks the TileOffsets *array position* plus the data size against the file size.
+        try tiff.checkpointDirectory()
         try writeRawPixels(image, options, tiff)
         try tiff.writeDirectory()
         try tiff.close()

@@ -181,6 +181,11 @@ struct LibTIFFWriter: ~Copyable {
         guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
     }
 
+    /// Writes the current directory now (before its image data), to be updated in place later.
+    func checkpointDirectory() throws(TIFFError) {
+        try Self.check(TIFFCheckpointDirectory(tif), "TIFFCheckpointDirectory")
+    }
+
     /// Writes the current directory and starts the next one.
     func writeDirectory() throws(TIFFError) {
         try Self.check(TIFFWriteDirectory(tif), "TIFFWriteDirectory")

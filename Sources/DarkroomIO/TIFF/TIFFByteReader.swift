@@ -1,23 +1,27 @@
 /// Reads little- or big-endian integers from a byte buffer. Every read is bounds-checked and
 /// throws `TIFFError.truncated` instead of trapping; offsets are `Int` and never wrap.
 ///
-/// The buffer is shared (copy-on-write), never copied: slicing returns an `ArraySlice`.
+/// The storage is shared, never copied (only `copy` copies, for tag values).
 /// Offsets are relative to `base`, so a TIFF structure embedded in a larger file (a camera
-/// profile inside a DNG, say) is read in place; `slice` returns absolute indices into `bytes`.
+/// profile inside a DNG, say) is read in place.
 public struct TIFFByteReader: Sendable {
-    public let bytes: [UInt8]
+    public let storage: TIFFByteStorage
     public let bigEndian: Bool
     /// Absolute position of offset 0.
     public let base: Int
 
-    public init(bytes: [UInt8], bigEndian: Bool, base: Int = 0) {
-        self.bytes = bytes
+    public init(storage: TIFFByteStorage, bigEndian: Bool, base: Int = 0) {
+        self.storage = storage
         self.bigEndian = bigEndian
-        self.base = max(0, min(base, bytes.count))
+        self.base = max(0, min(base, storage.count))
+    }
+
+    public init(bytes: [UInt8], bigEndian: Bool, base: Int = 0) {
+        self.init(storage: TIFFByteStorage(bytes), bigEndian: bigEndian, base: base)
     }
 
     /// Bytes addressable from `base`.
-    public var count: Int { bytes.count - base }
+    public var count: Int { storage.count - base }
 
     /// Throws unless `count` bytes starting at `offset` lie inside the buffer.
     public func check(_ offset: Int, _ count: Int) throws(TIFFError) {
@@ -28,26 +32,19 @@ public struct TIFFByteReader: Sendable {
 
     public func u8(_ offset: Int) throws(TIFFError) -> UInt8 {
         try check(offset, 1)
-        return bytes[base + offset]
+        return storage[base + offset]
     }
 
     public func u16(_ offset: Int) throws(TIFFError) -> UInt16 {
         try check(offset, 2)
         let p = base + offset
-        let a = UInt16(bytes[p]), b = UInt16(bytes[p + 1])
+        let a = UInt16(storage[p]), b = UInt16(storage[p + 1])
         return bigEndian ? a << 8 | b : b << 8 | a
     }
 
     public func u32(_ offset: Int) throws(TIFFError) -> UInt32 {
         try check(offset, 4)
-        let p = base + offset
-        var v: UInt32 = 0
-        if bigEndian {
-            for i in 0..<4 { v = v << 8 | UInt32(bytes[p + i]) }
-        } else {
-            for i in (0..<4).reversed() { v = v << 8 | UInt32(bytes[p + i]) }
-        }
-        return v
+        return storage.load32(base + offset, bigEndian: bigEndian)
     }
 
     public func u64(_ offset: Int) throws(TIFFError) -> UInt64 {
@@ -60,9 +57,9 @@ public struct TIFFByteReader: Sendable {
     public func f32(_ offset: Int) throws(TIFFError) -> Float { Float(bitPattern: try u32(offset)) }
     public func f64(_ offset: Int) throws(TIFFError) -> Double { Double(bitPattern: try u64(offset)) }
 
-    /// `count` bytes at `offset`, without copying (indices are absolute positions in `bytes`).
-    public func slice(_ offset: Int, _ count: Int) throws(TIFFError) -> ArraySlice<UInt8> {
+    /// A copy of `count` bytes at `offset`.
+    public func copy(_ offset: Int, _ count: Int) throws(TIFFError) -> [UInt8] {
         try check(offset, count)
-        return bytes[(base + offset)..<(base + offset + count)]
+        return storage.copy((base + offset)..<(base + offset + count))
     }
 }

@@ -36,9 +36,14 @@ public struct TIFFFile: Sendable {
     /// Parses a TIFF-structured file whose magic number is one of `acceptedMagic`.
     /// `base` is where the structure starts inside `bytes` (its offsets are relative to it).
     public init(bytes: [UInt8], base: Int = 0, acceptedMagic: Set<UInt16>) throws(TIFFError) {
-        guard base >= 0, base <= bytes.count else { throw .truncated(at: base, needed: 8) }
-        let head = Array(bytes[base...].prefix(4))
-        guard bytes.count - base >= 8 else {
+        try self.init(storage: TIFFByteStorage(bytes), base: base, acceptedMagic: acceptedMagic)
+    }
+
+    /// Parses the structure starting at `base` of `storage` (array or memory-mapped file).
+    public init(storage: TIFFByteStorage, base: Int = 0, acceptedMagic: Set<UInt16> = [TIFFFile.tiffMagic]) throws(TIFFError) {
+        guard base >= 0, base <= storage.count else { throw .truncated(at: base, needed: 8) }
+        let head = (base..<min(base + 4, storage.count)).map { storage[$0] }
+        guard storage.count - base >= 8 else {
             if head.count >= 2, head[0] != head[1] || (head[0] != 0x49 && head[0] != 0x4D) {
                 throw .badMagic(found: head)
             }
@@ -50,7 +55,7 @@ public struct TIFFFile: Sendable {
         case (0x4D, 0x4D): big = true
         default: throw .badMagic(found: head)
         }
-        reader = TIFFByteReader(bytes: bytes, bigEndian: big, base: base)
+        reader = TIFFByteReader(storage: storage, bigEndian: big, base: base)
         magic = try reader.u16(2)
         guard acceptedMagic.contains(magic) else { throw .badMagic(found: head) }
 
@@ -60,7 +65,7 @@ public struct TIFFFile: Sendable {
             var ifd = try parseIFD(at: next, name: "IFD\(index)", depth: 0, strict: true)
             try parseChildren(of: &ifd, depth: 0)
             ifds.append(ifd)
-            next = Int(try reader.u32(ifd.offset + 2 + 12 * ifd.entries.count + duplicateSlack(ifd)))
+            next = Int(try reader.u32(ifd.offset + 2 + 12 * ifd.storedEntryCount))
             index += 1
         }
         guard !ifds.isEmpty else { throw .badEntry(tag: 0, reason: "IFD0 offset is 0 (file has no images)") }
@@ -71,9 +76,6 @@ public struct TIFFFile: Sendable {
 
     /// Every image IFD: the main chain and all SubIFD trees, depth first.
     public var allImageIFDs: [TIFFIFD] { ifds.flatMap { $0.allImageIFDs } }
-
-    // Entries with duplicate tags are dropped from the map, but still occupy 12 bytes.
-    private func duplicateSlack(_ ifd: TIFFIFD) -> Int { 12 * (ifd.storedEntryCount - ifd.entries.count) }
 
     private mutating func parseIFD(at offset: Int, name: String, depth: Int, strict: Bool) throws(TIFFError) -> TIFFIFD {
         guard depth <= Self.maxDepth else { throw .tooDeep(offset: offset) }

@@ -50,18 +50,20 @@ public struct TIFFIFD: Sendable {
 
     // MARK: - Raw bytes
 
-    /// The value bytes of `tag`, any type, without copying.
-    public func bytes(_ tag: UInt16) throws(TIFFError) -> ArraySlice<UInt8>? {
+    /// A copy of the value bytes of `tag`, any type.
+    public func bytes(_ tag: UInt16) throws(TIFFError) -> [UInt8]? {
         guard let e = entries[tag] else { return nil }
-        return try valueBytes(e)
+        let range = try valueRange(e)
+        return try reader.copy(range.offset, range.count)
     }
 
-    func valueBytes(_ e: TIFFEntry) throws(TIFFError) -> ArraySlice<UInt8> {
+    /// Where the value bytes of `e` are (offset relative to the reader's base), checked.
+    func valueRange(_ e: TIFFEntry) throws(TIFFError) -> (offset: Int, count: Int) {
         guard let type = e.fieldType else { throw .badEntry(tag: e.tag, reason: "unknown field type \(e.typeCode)") }
         guard let n = e.byteCount else {
             throw .badEntry(tag: e.tag, reason: "count \(e.count) × \(type.size) bytes overflows")
         }
-        do { return try reader.slice(e.valueOffset, n) } catch {
+        do { try reader.check(e.valueOffset, n); return (e.valueOffset, n) } catch {
             throw .badEntry(tag: e.tag, reason: "\(n) value bytes at offset \(e.valueOffset) run past end of file (\(reader.count) bytes)")
         }
     }
@@ -74,8 +76,7 @@ public struct TIFFIFD: Sendable {
         guard let type = e.fieldType, type.isInteger else {
             throw .badEntry(tag: tag, reason: "type \(e.typeCode) is not an integer type")
         }
-        let raw = try valueBytes(e)
-        let base = raw.startIndex - reader.base
+        let base = try valueRange(e).offset
         var out: [UInt32] = []
         out.reserveCapacity(e.count)
         for i in 0..<e.count {
@@ -116,8 +117,7 @@ public struct TIFFIFD: Sendable {
         guard let type = e.fieldType, type == .rational || type == .srational else {
             throw .badEntry(tag: tag, reason: "type \(e.typeCode) is not RATIONAL or SRATIONAL")
         }
-        let raw = try valueBytes(e)
-        let base = raw.startIndex - reader.base
+        let base = try valueRange(e).offset
         var out: [TIFFRational] = []
         out.reserveCapacity(e.count)
         for i in 0..<e.count {
@@ -147,8 +147,7 @@ public struct TIFFIFD: Sendable {
             }
             return out
         case .float, .double:
-            let raw = try valueBytes(e)
-            let base = raw.startIndex - reader.base
+            let base = try valueRange(e).offset
             var out: [Double] = []
             out.reserveCapacity(e.count)
             for i in 0..<e.count {
@@ -161,8 +160,7 @@ public struct TIFFIFD: Sendable {
             guard e.fieldType == .sshort || e.fieldType == .slong || e.fieldType == .sbyte else {
                 return try uints(tag)?.map { Double($0) }
             }
-            let raw = try valueBytes(e)
-            let base = raw.startIndex - reader.base
+            let base = try valueRange(e).offset
             var out: [Double] = []
             for i in 0..<e.count {
                 switch type {
@@ -191,7 +189,8 @@ public struct TIFFIFD: Sendable {
         guard let type = e.fieldType, type == .ascii || type == .byte || type == .undefined else {
             throw .badEntry(tag: tag, reason: "type \(e.typeCode) is not ASCII")
         }
-        var raw = try valueBytes(e)
+        let range = try valueRange(e)
+        var raw = try reader.copy(range.offset, range.count)[...]
         if let nul = raw.firstIndex(of: 0) { raw = raw[raw.startIndex..<nul] }
         while let last = raw.last, last == 0x20 { raw = raw.dropLast() }
         return String(decoding: raw, as: UTF8.self)

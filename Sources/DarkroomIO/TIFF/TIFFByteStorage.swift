@@ -1,0 +1,74 @@
+import Glibc
+
+/// The bytes a `TIFFByteReader` reads: an array shared copy-on-write, or a read-only memory
+/// map of a file (so reading the metadata of a large raw never copies its pixel data).
+///
+/// A mapped file must not be truncated by another process while it is being read (the usual
+/// caveat of `mmap`: the kernel would raise SIGBUS).
+public final class TIFFByteStorage: @unchecked Sendable {
+    private enum Kind {
+        case array([UInt8])
+        case mapped(UnsafeRawBufferPointer)
+    }
+    private let kind: Kind
+    public let count: Int
+
+    public init(_ bytes: [UInt8]) {
+        kind = .array(bytes)
+        count = bytes.count
+    }
+
+    /// Maps the file at `path` read-only.
+    public init(mapping path: String) throws(TIFFError) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw .file(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
+        defer { close(fd) }
+        var st = stat()
+        guard fstat(fd, &st) == 0 else { throw .file(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
+        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .file(path: path, .unreadable(reason: "not a regular file")) }
+        let size = Int(st.st_size)
+        if size == 0 {
+            kind = .array([]); count = 0
+            return
+        }
+        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
+            throw .file(path: path, .unreadable(reason: "mmap: \(String(cString: strerror(errno)))"))
+        }
+        kind = .mapped(UnsafeRawBufferPointer(start: p, count: size))
+        count = size
+    }
+
+    deinit {
+        if case .mapped(let buffer) = kind, let base = buffer.baseAddress {
+            munmap(UnsafeMutableRawPointer(mutating: base), buffer.count)
+        }
+    }
+
+    /// The byte at `index`; callers have bounds-checked it.
+    @inline(__always) subscript(index: Int) -> UInt8 {
+        switch kind {
+        case .array(let a): return a[index]
+        case .mapped(let p): return p[index]
+        }
+    }
+
+    /// Four bytes at `index` as an integer (one dispatch per read, not per byte); bounds-checked by the caller.
+    @inline(__always) func load32(_ index: Int, bigEndian: Bool) -> UInt32 {
+        let b0, b1, b2, b3: UInt32
+        switch kind {
+        case .array(let a):
+            b0 = UInt32(a[index]); b1 = UInt32(a[index + 1]); b2 = UInt32(a[index + 2]); b3 = UInt32(a[index + 3])
+        case .mapped(let p):
+            b0 = UInt32(p[index]); b1 = UInt32(p[index + 1]); b2 = UInt32(p[index + 2]); b3 = UInt32(p[index + 3])
+        }
+        return bigEndian ? b0 << 24 | b1 << 16 | b2 << 8 | b3 : b3 << 24 | b2 << 16 | b1 << 8 | b0
+    }
+
+    /// A copy of `range` (tag values: small).
+    func copy(_ range: Range<Int>) -> [UInt8] {
+        switch kind {
+        case .array(let a): return Array(a[range])
+        case .mapped(let p): return Array(p[range])
+        }
+    }
+}
