@@ -11,6 +11,10 @@ struct EndToEndTests {
     /// value, in sRGB and Display P3, for all four CFA orders (12/14-bit, D65 and A).
     @Test(arguments: SyntheticSamples.all, [OutputColorSpace.srgb, .p3])
     func chartColorimetry(spec: SyntheticSamples.Spec, space: OutputColorSpace) throws {
+        for format in [OutputFormat.jpeg, .tiff] { try chartColorimetry(spec: spec, space: space, format: format) }
+    }
+
+    func chartColorimetry(spec: SyntheticSamples.Spec, space: OutputColorSpace, format: OutputFormat) throws {
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
         let input = try TestSupport.writeChart(spec, in: dir)
@@ -19,7 +23,8 @@ struct EndToEndTests {
         recipe.tone = .linear
         var export = ExportOptions()
         export.quality = 95
-        let output = dir + "/out.jpg"
+        export.format = format
+        let output = dir + "/out." + format.fileExtension
         let result = try FileDeveloper.develop(input: input, output: output, recipe: recipe, export: export)
 
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: output)))
@@ -39,7 +44,7 @@ struct EndToEndTests {
             let expected = ColorMath.xyzToLab(chart.expectedXYZD50(patch: i))
             let dE = ColorMath.ciede2000(lab, expected)
             worst = max(worst, dE)
-            #expect(dE <= 1.0, "patch \(i) \(SyntheticChart.patchNames[i]): ΔE2000 \(dE) (got Lab \(lab), want \(expected))")
+            #expect(dE <= 1.0, "\(format) patch \(i) \(SyntheticChart.patchNames[i]): ΔE2000 \(dE) (got Lab \(lab), want \(expected))")
         }
         #expect(worst > 0, "ΔE must be measured")
     }

@@ -39,10 +39,11 @@ public enum Developer {
         let next = Atomic<Int>(0)
 
         raw.pixels.withUnsafeBufferPointer { srcBuffer in
+        out8.withUnsafeMutableBufferPointer { b8 in
+        out16.withUnsafeMutableBufferPointer { b16 in
             let src = SourcePixels(buffer: srcBuffer)
-            let dst8 = out8.withUnsafeMutableBufferPointer { $0.baseAddress }
-            let dst16 = out16.withUnsafeMutableBufferPointer { $0.baseAddress }
-            let sink = OutputSink(p8: dst8, p16: dst16, width: outW)
+            // (An empty array's buffer may still have a non-nil base address: decide by bit depth.)
+            let sink = OutputSink(p8: bits == 8 ? b8.baseAddress : nil, p16: bits == 16 ? b16.baseAddress : nil, width: outW)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
                 while true {
@@ -52,6 +53,8 @@ public enum Developer {
                                encoder: encoder, sink: sink, scratch: &scratch)
                 }
             }
+        }
+        }
         }
 
         var image = RenderedImage(width: outW, height: outH, bitsPerSample: bits, pixels8: out8, pixels16: out16,

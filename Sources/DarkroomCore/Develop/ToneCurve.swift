@@ -1,42 +1,35 @@
 /// The tone curve applied to scene-linear output RGB before the transfer function.
 ///
-/// `.standard` is Darkroom's documented default: identity up to the knee `k = 0.55` (scene-linear,
-/// 1.0 = diffuse white at the sensor's clipping point after exposure), then a rational shoulder
-/// that keeps slope 1 at the knee and reaches display white at `whitePoint = 2.0` (one stop of
-/// highlight headroom, so BaselineExposure boosts and overexposed skies roll off instead of
-/// clipping hard):
+/// `.standard` is Darkroom's documented default, a rational highlight-compressing curve
 ///
-///     t = (x - k) / (1 - k),  w = (whitePoint - k) / (1 - k)
-///     y = k + (1 - k) · t · (1 + t / w²) / (1 + t)            for x > k
+///     y = (1 + b) · x / (x + b),   b = `shoulder` = 2.0
 ///
-/// It is applied hue-preservingly with the "RGB tone" construction of the DNG SDK's reference
-/// renderer: the curve is applied to the largest and smallest channel and the middle channel is
-/// interpolated so that the ratio (mid - min) / (max - min), and therefore the hue, is kept.
+/// It maps 0 → 0 and 1 → 1 (the sensor's clipping point stays display white), has slope
+/// (1 + b) / b = 1.5 in the shadows (mid-grey 0.18 → 0.248, about +0.46 stop, as camera and raw
+/// converter default renderings brighten mid-tones) and slope b / (1 + b) = 0.67 at white (a soft
+/// shoulder instead of a hard clip). Values above 1 clip. It is applied hue-preservingly with the
+/// "RGB tone" construction of the DNG SDK reference renderer: the curve is applied to the largest
+/// and smallest channel and the middle channel is interpolated so that the ratio
+/// (mid − min) / (max − min), and therefore the hue, is kept.
+///
 /// `.linear` applies nothing (a pure colorimetric render; values above 1 clip).
 public struct ToneCurve: Sendable, Equatable {
     public enum Mode: String, Sendable, Codable, CaseIterable { case standard, linear }
 
     public let mode: Mode
-    public let knee: Float
-    public let whitePoint: Float
-    private let w2: Float
+    public let shoulder: Float
 
-    public init(mode: Mode, knee: Float = 0.55, whitePoint: Float = 2.0) {
+    public init(mode: Mode, shoulder: Float = 2.0) {
         self.mode = mode
-        self.knee = knee
-        self.whitePoint = whitePoint
-        let w = (whitePoint - knee) / (1 - knee)
-        self.w2 = w * w
+        self.shoulder = shoulder
     }
 
     /// The curve for one channel value (scene-linear in, display-linear out, clipped to 0…1).
     @inline(__always)
     public func apply(_ x: Float) -> Float {
-        if mode == .linear { return min(max(x, 0), 1) }
-        if x <= knee { return max(x, 0) }
-        if x >= whitePoint { return 1 }
-        let t = (x - knee) / (1 - knee)
-        return knee + (1 - knee) * t * (1 + t / w2) / (1 + t)
+        let v = min(max(x, 0), 1)
+        if mode == .linear { return v }
+        return (1 + shoulder) * v / (v + shoulder)
     }
 
     /// Applies the curve to an RGB triple, preserving hue (DNG SDK "RGB tone" construction).

@@ -22,6 +22,8 @@ struct LibRawUnpacked {
     var xyzToCamera: Matrix3?
     /// `cam_mul` as-shot multipliers R, G, B (0 when unknown).
     var cameraMultipliers: [Double]
+    /// `pre_mul`: the camera's daylight multipliers (0 when unknown).
+    var daylightMultipliers: [Double]
     /// LibRaw `flip` (0, 3, 5, 6).
     var flip: Int
     var exif: ExifInfo
@@ -137,6 +139,8 @@ enum LibRawDecoder {
         let xyzToCamera = m.contains(where: { $0 != 0 }) && m.allSatisfy(\.isFinite) ? Matrix3(m) : nil
         let cm = d.color.cam_mul
         let multipliers = [Double(cm.0), Double(cm.1), Double(cm.2)]
+        let pm = d.color.pre_mul
+        let daylight = [Double(pm.0), Double(pm.1), Double(pm.2)]
 
         var exif = ExifInfo()
         exif.make = nonEmpty(cString(d.idata.make))
@@ -155,7 +159,7 @@ enum LibRawDecoder {
         return LibRawUnpacked(
             rawWidth: rawWidth, rawHeight: rawHeight, samplesPerPixel: spp, pixels: pixels,
             visible: visible, cfa: cfa, blackPerSite: blackPerSite, maximum: Double(d.color.maximum),
-            xyzToCamera: xyzToCamera, cameraMultipliers: multipliers, flip: Int(s.flip), exif: exif,
+            xyzToCamera: xyzToCamera, cameraMultipliers: multipliers, daylightMultipliers: daylight, flip: Int(s.flip), exif: exif,
             formatName: libRawFormatName(handle))
     }
 

@@ -30,10 +30,18 @@ public enum RawDecoder {
     public static func decode(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawImage {
         if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump) }
         let bytes = try readHeader(path: path)
+        var image: RawImage
         if let dng = try dngMetadata(bytes: bytes, path: path) {
-            return try decodeDNG(path: path, metadata: dng, options: options)
+            image = try decodeDNG(path: path, metadata: dng, options: options)
+        } else {
+            image = try libRaw(path: path, bytes: bytes, unpack: true)
         }
-        return try decodeLibRaw(path: path, unpack: true)
+        if image.metadata.asShotNeutral == nil && image.metadata.asShotWhiteXY == nil,
+           let n = GreyWorld.neutral(of: image) {
+            image.metadata.asShotNeutral = n
+            image.metadata.warnings.append("no white balance in file; using a grey-world estimate \(n.map { String(format: "%.4f", $0) }.joined(separator: " "))")
+        }
+        return image
     }
 
     /// Metadata only (no pixel decoding where avoidable), for `darkroom info`.
@@ -42,9 +50,32 @@ public enum RawDecoder {
         let bytes = try readHeader(path: path)
         if let dng = try dngMetadata(bytes: bytes, path: path) {
             try checkDNGSupported(dng, path: path)
-            return dng
+            return withFallbackProfile(dng)
         }
-        return try decodeLibRaw(path: path, unpack: false).metadata
+        return try libRaw(path: path, bytes: bytes, unpack: false).metadata
+    }
+
+    /// LibRaw, with its "read past end of file" turned into "not a RAW" when the content does
+    /// not start like any RAW container (LibRaw reports tiny unrelated files as I/O errors).
+    private static func libRaw(path: String, bytes: [UInt8], unpack: Bool) throws(DecodeError) -> RawImage {
+        do { return try decodeLibRaw(path: path, unpack: unpack) } catch {
+            if case .truncated = error, !looksLikeRawContainer(bytes) {
+                throw .notRaw(path: path, detail: "unrecognised content")
+            }
+            throw error
+        }
+    }
+
+    /// Magic numbers of the RAW containers LibRaw reads (TIFF-based, CRW/CIFF, CR3/ISOBMFF, RAF,
+    /// MRW, X3F, ORF, RW2, …).
+    static func looksLikeRawContainer(_ b: [UInt8]) -> Bool {
+        func starts(_ s: [UInt8], at o: Int = 0) -> Bool { b.count >= o + s.count && Array(b[o..<o + s.count]) == s }
+        let ascii: (String) -> [UInt8] = { Array($0.utf8) }
+        if starts([0x49, 0x49]) || starts([0x4D, 0x4D]) { return true }         // TIFF, ORF, RW2, CRW, DNG, …
+        if starts(ascii("ftyp"), at: 4) { return true }                      // CR3
+        for m in ["FUJIFILM", "FOVb", "ARRI", "RIFF", "BR", "\0MRM", "PWAD", "DSC-Image", "AVT", "BM"] where starts(ascii(m)) { return true }
+        if starts([0x00, 0x4D, 0x52, 0x4D]) { return true }                  // MRW
+        return false
     }
 
     // MARK: - Steps
@@ -91,7 +122,25 @@ public enum RawDecoder {
         return false
     }
 
+    /// A DNG without ColorMatrix1/2 (some Raspberry Pi writers) gets the documented fallback:
+    /// camera RGB treated as linear sRGB, with a warning.
+    static func withFallbackProfile(_ md: RawMetadata) -> RawMetadata {
+        guard md.profile?.colorMatrix1 == nil && md.profile?.colorMatrix2 == nil else { return md }
+        var m = md
+        var p = m.profile ?? CameraProfile()
+        p.name = "none (camera treated as linear sRGB)"
+        p.calibrationIlluminant1 = 21
+        p.colorMatrix1 = BayerDumpDecoder.linearSRGBAsCamera
+        p.forwardMatrix1 = nil; p.forwardMatrix2 = nil
+        m.profile = p
+        m.warnings.append("file has no ColorMatrix; camera RGB treated as linear sRGB")
+        return m
+    }
+
     private static func checkDNGSupported(_ md: RawMetadata, path: String) throws(DecodeError) {
+        if md.bitsPerSample > 16 {
+            throw .unsupported(path: path, reason: "\(md.bitsPerSample)-bit (floating-point) DNG samples")
+        }
         if let c = md.compression, !supportedDNGCompressions.contains(c) {
             let name: String
             switch c {
@@ -111,8 +160,14 @@ public enum RawDecoder {
 
     private static func decodeDNG(path: String, metadata: RawMetadata, options: DecodeOptions) throws(DecodeError) -> RawImage {
         try checkDNGSupported(metadata, path: path)
-        var md = metadata
-        var u = try LibRawDecoder.unpack(path: path)
+        var md = withFallbackProfile(metadata)
+        var u: LibRawUnpacked
+        do { u = try LibRawDecoder.unpack(path: path) } catch {
+            if case .notRaw = error {
+                throw .unsupported(path: path, reason: "LibRaw cannot decode this DNG's image data (\(md.samplesPerPixel == 1 ? "CFA" : "LinearRaw"), \(md.bitsPerSample)-bit, compression \(md.compression ?? 1))")
+            }
+            throw error
+        }
         guard u.samplesPerPixel == md.samplesPerPixel else {
             throw .unsupported(path: path, reason: "LibRaw decoded \(u.samplesPerPixel) samples per pixel, the DNG declares \(md.samplesPerPixel)")
         }
@@ -179,11 +234,13 @@ public enum RawDecoder {
             md.warnings.append("no colour matrix for this camera; camera RGB treated as linear sRGB")
         }
         md.profile = profile
-        let mul = u.cameraMultipliers
-        if mul.allSatisfy({ $0 > 0 && $0.isFinite }) {
+        // As-shot multipliers; else the camera's daylight multipliers (LibRaw pre_mul).
+        for (mul, source) in [(u.cameraMultipliers, "as-shot"), (u.daylightMultipliers, "daylight")]
+        where md.asShotNeutral == nil && mul.allSatisfy({ $0 > 0 && $0.isFinite }) {
             let n = mul.map { 1 / $0 }
             let mx = n.max() ?? 1
             md.asShotNeutral = n.map { $0 / mx }
+            if source == "daylight" { md.warnings.append("no as-shot white balance in file; using the camera's daylight multipliers") }
         }
         if !unpack {
             return RawImage(width: 0, height: 0, samplesPerPixel: u.samplesPerPixel, pixels: [], metadata: md)

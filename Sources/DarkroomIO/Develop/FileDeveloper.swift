@@ -104,6 +104,8 @@ public enum FileDeveloper {
         }
         image.exif.software = "Darkroom \(DarkroomVersion.string)"
         if export.stripMetadata { image.exif = ExifInfo(); image.thumbnail = nil }
+        // DateTime = the capture time (never "now"), so the same input gives the same bytes.
+        let stamp = image.exif.dateTimeOriginal ?? ""
         let bytes: [UInt8]
         do {
             switch export.format {
@@ -111,14 +113,18 @@ public enum FileDeveloper {
                 var o = JPEGOptions()
                 if let q = export.quality { o.quality = q }
                 o.stripMetadata = export.stripMetadata
+                o.dateTime = stamp
                 bytes = try JPEGWriter.encode(image, options: o)
             case .heif:
                 var o = HEIFOptions()
                 if let q = export.quality { o.quality = q }
                 o.stripMetadata = export.stripMetadata
+                o.dateTime = stamp
                 bytes = try HEIFWriter.encode(image, options: o)
             case .tiff:
-                bytes = try TIFFWriter.encode(image, options: TIFFOptions())
+                var o = TIFFOptions()
+                o.dateTime = stamp
+                bytes = try TIFFWriter.encode(image, options: o)
             }
         } catch { throw .encode(path: input, reason: "\(error)") }
         do { try AtomicWriter.write(bytes, to: output, overwrite: export.overwrite) } catch { throw .write(error) }
