@@ -30,6 +30,9 @@ struct RecipeOptions: ParsableArguments {
     @Option(name: .customLong("bit-depth"), help: "Bits per sample for TIFF/HEIF output: 8 or 16 (JPEG is always 8).")
     var bitDepth: Int = 8
 
+    @Flag(name: .customLong("no-dither"), help: "Round 8-bit output to nearest instead of dithering it.")
+    var noDither = false
+
     @Flag(name: .customLong("no-crop"), help: "Do not apply DefaultCrop.")
     var noCrop = false
 
@@ -114,6 +117,7 @@ struct RecipeOptions: ParsableArguments {
         r.tone = tone
         r.bitsPerSample = bitDepth
         r.applyDefaultCrop = !noCrop
+        r.dither = !noDither
         r.applyOpcodes = !noOpcodes
         r.thumbnailSize = thumbnailSize
         r.tileSize = tileSize

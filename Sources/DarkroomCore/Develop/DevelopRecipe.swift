@@ -15,6 +15,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var tone: ToneCurve.Mode = .standard
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
+    /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so
+    /// output stays deterministic): flat areas keep their exact mean through quantisation and
+    /// JPEG, and smooth gradients do not band (`--no-dither`). Default true.
+    public var dither: Bool = true
     /// Apply DefaultCrop (`--no-crop` turns it off). Default true.
     public var applyDefaultCrop: Bool = true
     /// Apply the file's Orientation to the pixels (outputs are written with Orientation 1). Default true.

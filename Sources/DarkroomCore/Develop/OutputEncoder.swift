@@ -10,8 +10,10 @@ struct OutputEncoder: Sendable {
     let bits: Int
     let transfer: TransferFunction
     let isLinear: Bool
-    /// 8-bit output: encoded value for every 16-bit quantised display-linear value.
-    let lut8: [UInt8]
+    /// 8-bit output: encoded value × 255 for every 16-bit quantised display-linear value.
+    let lut8: [Float]
+    /// Dither 8-bit output (`DevelopRecipe.dither`).
+    let dither: Bool
     /// 16-bit output of a non-linear space: encoded value for every 1/262143 step (linear interpolation between).
     let lut16: [Float]
 
@@ -25,12 +27,10 @@ struct OutputEncoder: Sendable {
         bits = plan.recipe.bitsPerSample
         transfer = plan.recipe.colorSpace.transfer
         isLinear = plan.recipe.colorSpace.isLinear
+        dither = plan.recipe.dither
         if bits == 8 {
             let t = transfer
-            lut8 = (0..<65536).map { i in
-                let v = t.encode(Double(i) / 65535)
-                return UInt8(max(0, min(255, (v * 255).rounded())))
-            }
+            lut8 = (0..<65536).map { i in Float(max(0, min(255, t.encode(Double(i) / 65535) * 255))) }
             lut16 = []
         } else {
             lut8 = []
@@ -66,9 +66,23 @@ struct OutputEncoder: Sendable {
                     let (ox, oy) = orientation.map(x: tile.x - crop.x + x, y: tile.y - crop.y + y, width: cw, height: ch)
                     let o = (oy * outW + ox) * 3
                     if let d = sink.p8 {
-                        d[o] = l8[Int(clamp01(r) * 65535 + 0.5)]
-                        d[o + 1] = l8[Int(clamp01(g) * 65535 + 0.5)]
-                        d[o + 2] = l8[Int(clamp01(b) * 65535 + 0.5)]
+                        let er = l8[Int(clamp01(r) * 65535 + 0.5)]
+                        let eg = l8[Int(clamp01(g) * 65535 + 0.5)]
+                        let eb = l8[Int(clamp01(b) * 65535 + 0.5)]
+                        if dither {
+                            // Unbiased random rounding: floor(v + u), u uniform in [0, 1) from a hash of
+                            // the output position, so a flat area's mean is exact and gradients do not band.
+                            var h = UInt32(truncatingIfNeeded: ox) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: oy) &* 0x85EB_CA77
+                            h = (h ^ (h >> 15)) &* 0x2C1B_3C6D
+                            h = (h ^ (h >> 12)) &* 0x297A_2D39
+                            h ^= h >> 15
+                            let ur = Float(h & 0x3FF) / 1024, ug = Float((h >> 10) & 0x3FF) / 1024, ub = Float((h >> 20) & 0x3FF) / 1024
+                            d[o] = UInt8(min(er + ur, 255))
+                            d[o + 1] = UInt8(min(eg + ug, 255))
+                            d[o + 2] = UInt8(min(eb + ub, 255))
+                        } else {
+                            d[o] = UInt8(er + 0.5); d[o + 1] = UInt8(eg + 0.5); d[o + 2] = UInt8(eb + 0.5)
+                        }
                     } else if let d = sink.p16 {
                         d[o] = quantise16(r, l16)
                         d[o + 1] = quantise16(g, l16)
