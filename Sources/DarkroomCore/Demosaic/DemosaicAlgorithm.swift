@@ -4,6 +4,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case malvar      // Malvar, He & Cutler 2004, gradient-corrected bilinear
     case rcd         // Sanz Rodríguez 2017, ratio-corrected demosaicing
     case gbtf        // Pekkucuksen & Altunbasak 2010, gradient-based threshold-free
+    case ahd         // Hirakawa & Parks 2005, adaptive homogeneity-directed
 
     /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
     /// speed (`bench-demosaic`): GBTF 40.56 dB at ~100 MP/s on 2 workers vs RCD 36.98 dB at ~80 MP/s.
@@ -21,6 +22,7 @@ extension DemosaicAlgorithm {
         case .malvar: return MalvarDemosaic()
         case .rcd: return RCDDemosaic()
         case .gbtf: return GBTFDemosaic()
+        case .ahd: return AHDDemosaic()
         }
     }
 }
