@@ -129,9 +129,10 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
     static let floors: [(String, DemosaicAlgorithm, Double)] = [
         ("kodim03", .bilinear, 34.55), ("kodim03", .malvar, 39.60), ("kodim03", .rcd, 40.88), ("kodim03", .gbtf, 43.11),
         ("kodim19", .bilinear, 28.05), ("kodim19", .malvar, 33.64), ("kodim19", .rcd, 37.20), ("kodim19", .gbtf, 41.69),
+        ("kodim03", .ahd, 40.98), ("kodim03", .mlri, 43.25), ("kodim19", .ahd, 37.27), ("kodim19", .mlri, 40.52),
     ]
 
-    @Test(.enabled(if: haveKodak), arguments: [0, 1, 2, 3, 4, 5, 6, 7])
+    @Test(.enabled(if: haveKodak), arguments: Array(0..<12))
     func cpsnrAboveFloor(index: Int) throws {
         let (name, algorithm, floor) = Self.floors[index]
         let img = try PNGReader.read(contentsOf: kodak + "/\(name).png")
