@@ -15,6 +15,9 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(help: "Also decode the pixels and print per-channel statistics of the stored values.")
+    var stats = false
+
     @OptionGroup var recipeOptions: RecipeOptions
 
     func run() throws {
@@ -41,6 +44,7 @@ struct InfoCommand: ParsableCommand {
                 } else {
                     Console.out(MetadataFormatter.text(md, path: path))
                 }
+                if stats { try Self.printStats(path: path, options: decode) }
             } catch {
                 Console.err("darkroom: error: \(error.description)"); failed = true
             }
@@ -49,6 +53,21 @@ struct InfoCommand: ParsableCommand {
             Console.out(files.count == 1 && jsonItems.count == 1 ? jsonItems[0] : "[\n" + jsonItems.joined(separator: ",\n") + "\n]")
         }
         if failed { throw ExitCode(1) }
+    }
+
+    static func printStats(path: String, options: DecodeOptions) throws(DecodeError) {
+        let raw = try RawDecoder.decode(path: path, options: options)
+        let spp = raw.samplesPerPixel
+        var lo = [UInt16](repeating: .max, count: 3), hi = [UInt16](repeating: 0, count: 3)
+        var sum = [Double](repeating: 0, count: 3), n = [Double](repeating: 0, count: 3)
+        for y in 0..<raw.height { for x in 0..<raw.width { for s in 0..<spp {
+            let v = raw.pixels[(y * raw.width + x) * spp + s]
+            let c = spp == 3 ? s : Int(raw.metadata.cfa?.color(x: x, y: y).rawValue ?? 1)
+            lo[c] = min(lo[c], v); hi[c] = max(hi[c], v); sum[c] += Double(v); n[c] += 1
+        } } }
+        for (c, name) in ["R", "G", "B"].enumerated() where n[c] > 0 {
+            Console.out("  stats \(name)          min \(lo[c])  max \(hi[c])  mean \(String(format: "%.1f", sum[c] / n[c]))")
+        }
     }
 
     static func encode<T: Encodable>(_ v: T) throws -> String {

@@ -133,7 +133,7 @@ public struct DevelopPlan: Sendable {
         self.cameraToOutput = matrix
         let yRow = space.linearRGBToXYZD50.row(1)
         self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
-        self.tone = ToneCurve(mode: recipe.tone)
+        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))))
 
         // Geometry.
         let full = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -184,7 +184,7 @@ public struct DevelopPlan: Sendable {
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
         lines.append("7 gamut: negative components desaturated toward luminance")
-        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (y = (1+b)x/(x+b), b = \(tone.shoulder), hue-preserving)" : "")")
+        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (y = (1+b)x/(x+b), b = \(tone.shoulder), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
         lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
         lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")

@@ -12,23 +12,35 @@
 /// and smallest channel and the middle channel is interpolated so that the ratio
 /// (mid − min) / (max − min), and therefore the hue, is kept.
 ///
+/// Highlight headroom: when exposure (BaselineExposure + user stops) lifts the sensor's clipping
+/// point to `headroom` = 2^stops > 1, values in 0…headroom are first compressed back into 0…1 by
+/// the extended-Reinhard curve g(x) = x · (1 + x / headroom²) / (1 + x) (slope 1 at black,
+/// g(headroom) = 1; identity when headroom = 1), so brightened files keep their highlights
+/// instead of clipping; the curve above is then applied to g(x).
+///
 /// `.linear` applies nothing (a pure colorimetric render; values above 1 clip).
 public struct ToneCurve: Sendable, Equatable {
     public enum Mode: String, Sendable, Codable, CaseIterable { case standard, linear }
 
     public let mode: Mode
     public let shoulder: Float
+    /// Scene value that maps to display white (≥ 1).
+    public let headroom: Float
+    private let invHeadroom2: Float
 
-    public init(mode: Mode, shoulder: Float = 2.0) {
+    public init(mode: Mode, shoulder: Float = 2.0, headroom: Float = 1) {
         self.mode = mode
         self.shoulder = shoulder
+        self.headroom = max(headroom, 1)
+        self.invHeadroom2 = 1 / (self.headroom * self.headroom)
     }
 
     /// The curve for one channel value (scene-linear in, display-linear out, clipped to 0…1).
     @inline(__always)
     public func apply(_ x: Float) -> Float {
-        let v = min(max(x, 0), 1)
-        if mode == .linear { return v }
+        if mode == .linear { return min(max(x, 0), 1) }
+        var v = min(max(x, 0), headroom)
+        if headroom > 1 { v = v * (1 + v * invHeadroom2) / (1 + v) }
         return (1 + shoulder) * v / (v + shoulder)
     }
 

@@ -191,11 +191,31 @@ public enum RawDecoder {
                 throw .corrupt(path: path, detail: "OpcodeList1: \(error.description)")
             }
         }
+        if md.compression == 34892 { adjustForLibRawLossyDecode(&md) }
         let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: area)
         mergeExif(from: u.exif, into: &md.exif)
         md.fileFormat = "DNG"
         return RawImage(width: area.width, height: area.height, samplesPerPixel: u.samplesPerPixel,
                         pixels: pixels, metadata: md)
+    }
+
+    /// LibRaw decodes lossy-JPEG DNGs (Compression 34892) to the full 16-bit range and applies the
+    /// OpcodeList2 MapPolynomial curves itself while doing so. Rescale the levels to that range and
+    /// drop the MapPolynomials so they are not applied twice.
+    private static func adjustForLibRawLossyDecode(_ md: inout RawMetadata) {
+        let white = md.whiteLevel.first ?? 255
+        guard white > 0, white < 65535 else { return }
+        let scale = 65535 / white
+        md.blackLevel = md.blackLevel.map { $0 * scale }
+        md.whiteLevel = md.whiteLevel.map { _ in 65535 }
+        if let bytes = md.opcodeList2, var list = try? OpcodeList.parse(bytes) {
+            let before = list.opcodes.count
+            list.opcodes.removeAll { if case .mapPolynomial = $0 { return true } else { return false } }
+            if list.opcodes.count != before {
+                md.opcodeList2 = list.opcodes.isEmpty ? nil : list.encode()
+                md.warnings.append("lossy JPEG DNG: LibRaw applied the OpcodeList2 MapPolynomial curves while decoding")
+            }
+        }
     }
 
     private static func decodeLibRaw(path: String, unpack: Bool) throws(DecodeError) -> RawImage {
