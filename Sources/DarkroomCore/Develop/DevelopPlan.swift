@@ -49,6 +49,10 @@ public struct DevelopPlan: Sendable {
     public let demosaicHalo: Int
     public let opcodeList2: OpcodeList?
     public let opcodeList3: OpcodeList?
+    /// True when the list holds opcodes that need the whole image (bad pixels, warps): the render
+    /// then runs staged for that list (see `Developer`).
+    public let opcodeList2NeedsWholeImage: Bool
+    public let opcodeList3NeedsWholeImage: Bool
     /// Things the user should know (opcodes skipped, profile fallbacks, …).
     public let warnings: [String]
 
@@ -145,19 +149,34 @@ public struct DevelopPlan: Sendable {
         } else { crop = full }
         orientation = recipe.applyOrientation ? Orientation(metadata.orientation) : Orientation(1)
 
-        // Opcodes.
-        func parsed(_ bytes: [UInt8]?, _ name: String) throws(DevelopError) -> OpcodeList? {
-            guard recipe.applyOpcodes, let bytes, !bytes.isEmpty else { return nil }
-            let list: OpcodeList
-            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
-            if list.opcodes.isEmpty { return nil }
-            if !list.isPointwise {
-                warnings.append("\(name) holds opcodes that need the whole image (\(list.opcodes.map(\.name).joined(separator: ", "))); applied pointwise opcodes only")
+        // Opcodes: validated against the image (hostile lists fail here, before any pixel work);
+        // optional opcodes that cannot run are skipped with a warning; TrimBounds is reported, not
+        // applied (the crop already decides the rendered area).
+        func parsed(_ bytes: [UInt8]?, _ index: Int, planes: Int) throws(DevelopError) -> OpcodeList? {
+            let name = "OpcodeList\(index)"
+            guard let bytes, !bytes.isEmpty else { return nil }
+            guard recipe.applyOpcodes, recipe.opcodeLists.contains(index) else {
+                warnings.append("\(name) present but not applied (--opcodes)")
+                return nil
             }
-            return list
+            var list: OpcodeList
+            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
+            warnings += list.warnings.map { "\(name): \($0)" }
+            warnings += list.skippedOpcodes(imageWidth: width, imageHeight: height, planes: planes).map { "\(name): \($0)" }
+            let trims = list.opcodes.filter { if case .trimBounds = $0 { return true } else { return false } }
+            if !trims.isEmpty {
+                warnings.append("\(name): TrimBounds not applied (DefaultCrop decides the rendered area)")
+                list.opcodes.removeAll { if case .trimBounds = $0 { return true } else { return false } }
+            }
+            do { _ = try list.validate(imageWidth: width, imageHeight: height, planes: planes) } catch {
+                throw .opcode("\(name): \(error.description)")
+            }
+            return list.opcodes.isEmpty ? nil : list
         }
-        opcodeList2 = try parsed(metadata.opcodeList2, "OpcodeList2")
-        opcodeList3 = try parsed(metadata.opcodeList3, "OpcodeList3")
+        opcodeList2 = try parsed(metadata.opcodeList2, 2, planes: samplesPerPixel)
+        opcodeList3 = try parsed(metadata.opcodeList3, 3, planes: 3)
+        opcodeList2NeedsWholeImage = !(opcodeList2?.isPointwise ?? true)
+        opcodeList3NeedsWholeImage = !(opcodeList3?.isPointwise ?? true)
         self.warnings = warnings
     }
 
@@ -175,10 +194,10 @@ public struct DevelopPlan: Sendable {
         var lines: [String] = []
         lines.append("input: \(width)x\(height), \(samplesPerPixel == 1 ? "CFA \(cfa?.description ?? "?")" : "linear RGB")")
         lines.append("1 linearise: black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
-        if let l = opcodeList2 { lines.append("2 OpcodeList2: " + l.summary.joined(separator: "; ")) }
+        if let l = opcodeList2 { lines.append("2 OpcodeList2 (\(opcodeList2NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         lines.append("3 white balance: neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
         if samplesPerPixel == 1 { lines.append("4 demosaic: \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
-        if let l = opcodeList3 { lines.append("5 OpcodeList3: " + l.summary.joined(separator: "; ")) }
+        if let l = opcodeList3 { lines.append("5 OpcodeList3 (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         lines.append("6 colour: weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")

@@ -23,8 +23,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var applyDefaultCrop: Bool = true
     /// Apply the file's Orientation to the pixels (outputs are written with Orientation 1). Default true.
     public var applyOrientation: Bool = true
-    /// Apply OpcodeList1/2/3 (`--no-opcodes`). Default true.
+    /// Apply OpcodeList1/2/3 at all (`--opcodes none` turns them off). Default true.
     public var applyOpcodes: Bool = true
+    /// Which opcode lists to apply (`--opcodes list1,list3`). Default all three.
+    public var opcodeLists: Set<Int> = [1, 2, 3]
     /// Long side of the embedded thumbnail in pixels; 0 = none. Default 320.
     public var thumbnailSize: Int = 320
     /// Output tile edge in pixels (`--tile-size`); changes speed, never pixels. Default 256.
