@@ -202,7 +202,7 @@ public struct DevelopPlan: Sendable {
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
-        lines.append("7 gamut: negative components desaturated toward luminance")
+        lines.append(recipe.gamut == .preserveHue ? "7 gamut: negative components desaturated toward luminance (hue and Y kept)" : "7 gamut: per-channel clipping")
         lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (y = (1+b)x/(x+b), b = \(tone.shoulder), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
         lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")

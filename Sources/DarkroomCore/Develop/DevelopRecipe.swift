@@ -13,6 +13,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var applyBaselineExposure: Bool = true
     /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
     public var tone: ToneCurve.Mode = .standard
+    /// Gamut mapping into the output space (`--gamut`): `.preserveHue` desaturates out-of-gamut
+    /// (negative) components toward the pixel's luminance, keeping hue and Y; `.clip` clips each
+    /// channel (for colour scientists who want plain clipping).
+    public var gamut: GamutMode = .preserveHue
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so
@@ -35,4 +39,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var threads: Int = 0
 
     public init() {}
+}
+
+/// How colours outside the output gamut are brought inside it.
+public enum GamutMode: String, Sendable, Codable, CaseIterable {
+    case preserveHue = "preserve-hue"
+    case clip
 }

@@ -169,6 +169,29 @@ public enum Developer {
         guard ix1 > ix0, iy1 > iy0 else { return }
         let spp = plan.samplesPerPixel, W = plan.width, H = plan.height
         let bRows = plan.blackRepeatRows, bCols = plan.blackRepeatColumns
+        // Fast path (the common case): a mosaic with a ≤ 2×2 black pattern, no deltas, no List2 —
+        // linearise and white-balance in one pass, two sites at a time.
+        if spp == 1, let cfa = plan.cfa, bRows <= 2, bCols <= 2, plan.blackDeltaH == nil, plan.blackDeltaV == nil,
+           list2 == nil, whiteBalance {
+            let gains = plan.whiteBalanceGains
+            let white = plan.whiteLevels[0]
+            for y in iy0..<iy1 {
+                let b0 = plan.blackLevels[(y % bRows) * bCols + (ix0 % bCols)]
+                let b1 = plan.blackLevels[(y % bRows) * bCols + ((ix0 + 1) % bCols)]
+                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] / (white - b0)
+                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] / (white - b1)
+                let srcRow = src.baseAddress! + y * W
+                let dstRow = m + (y - ry) * rw - rx
+                var x = ix0
+                while x + 1 < ix1 {
+                    dstRow[x] = min((Float(srcRow[x]) - b0) * k0, 1)
+                    dstRow[x + 1] = min((Float(srcRow[x + 1]) - b1) * k1, 1)
+                    x += 2
+                }
+                if x < ix1 { dstRow[x] = min((Float(srcRow[x]) - b0) * k0, 1) }
+            }
+            return
+        }
         let invRange = plan.blackLevels.enumerated().map { i, b in 1 / (plan.whiteLevels[i % spp] - b) }
         plan.blackLevels.withUnsafeBufferPointer { black in
             let deltaH = plan.blackDeltaH
