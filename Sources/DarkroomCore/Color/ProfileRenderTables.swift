@@ -162,7 +162,7 @@ public struct ProfileRenderTables: Sendable {
 
     // MARK: HSV (DNG SDK `DNG_RGBtoHSV` / `DNG_HSVtoRGB`: hue in sixths)
 
-    @inlinable @usableFromInline
+    @inlinable
     static func rgbToHSV(_ c: SIMD3<Float>) -> (h: Float, s: Float, v: Float) {
         let v = c.max()
         let gap = v - c.min()
@@ -179,7 +179,7 @@ public struct ProfileRenderTables: Sendable {
         return (h, gap / v, v)
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     static func hsvToRGB(_ hue: Float, _ s: Float, _ v: Float) -> SIMD3<Float> {
         guard s > 0 else { return SIMD3(repeating: v) }
         var h = hue
@@ -200,12 +200,12 @@ public struct ProfileRenderTables: Sendable {
         }
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     static func srgbEncode(_ x: Float) -> Float {
         x <= 0.0031308 ? x * 12.92 : 1.055 * powf(x, 1 / 2.4) - 0.055
     }
 
-    @inlinable @usableFromInline
+    @inlinable
     static func srgbDecode(_ x: Float) -> Float {
         x < 0.04045 ? x / 12.92 : powf((x + 0.055) / 1.055, 2.4)
     }
