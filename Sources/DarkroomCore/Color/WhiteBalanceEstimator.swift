@@ -10,12 +10,16 @@ import Foundation
 /// 1. Cells (subsampled on a regular grid to at most `maxCells`) are dropped when any sample is
 ///    at or above `clipLevel` (clipped or nearly: their colour is wrong) or any channel is at or
 ///    below `darkLevel` (too dark for its colour to be more than noise).
-/// 2. The first estimate is the plain grey world: the channel sums of all remaining cells.
-/// 3. Then, for each threshold in `saturationSchedule`, cells whose HSV saturation after
-///    balancing by the current estimate, (max − min) / max, is below the threshold are kept and
-///    their channel sums give the next estimate. Strongly coloured cells (saturated subjects)
-///    stop pulling the estimate once the estimate is near the grey of the scene. A step that
-///    would keep fewer than `minimumCells` cells (or 0.5 % of the usable ones) is skipped.
+/// 2. The first estimate is the candidate neutral (in practice: the camera neutrals of
+///    Planckian whites 2000…12000 K solved through the profile, see `WhiteBalanceRequest`)
+///    under which the most cells are near-neutral (balanced HSV saturation (max − min) / max
+///    below `candidateSaturation`): saturated subjects are not grey under any real light, so a
+///    large red wall cannot win. Without candidates: the plain grey world of all cells.
+/// 3. Then, for each threshold in `saturationSchedule`, cells whose saturation after balancing
+///    by the current estimate is below the threshold are kept and their channel sums give the
+///    next estimate (grey world on the near-neutral cells; this also finds tint off the
+///    locus). A step that would keep fewer than `minimumCells` cells (or 0.5 % of the usable
+///    ones) is skipped.
 /// The result is normalised to max 1, like AsShotNeutral.
 public struct WhiteBalanceEstimator: Sendable {
     public let raw: RawImage
@@ -24,7 +28,9 @@ public struct WhiteBalanceEstimator: Sendable {
     /// Channels at or below this are too dark to judge colour.
     public var darkLevel: Float = 0.004
     /// The near-neutral saturation thresholds, loosest first.
-    public var saturationSchedule: [Float] = [0.5, 0.35, 0.25, 0.18, 0.12, 0.12, 0.12]
+    public var saturationSchedule: [Float] = [0.25, 0.18, 0.12, 0.12, 0.12, 0.12]
+    /// The saturation below which a cell counts as grey when ranking candidate neutrals.
+    public var candidateSaturation: Float = 0.15
     /// At most this many cells are read (a regular subsampling grid).
     public var maxCells = 1 << 18
     public var minimumCells = 32
@@ -80,7 +86,7 @@ public struct WhiteBalanceEstimator: Sendable {
 
     /// The auto white balance neutral (see the type's documentation); nil when fewer than
     /// `minimumCells` cells are usable.
-    public func autoNeutral() -> SIMD3<Double>? {
+    public func autoNeutral(candidates: [SIMD3<Double>] = []) -> SIMD3<Double>? {
         let step = raw.samplesPerPixel >= 3 ? 1 : 2
         let cellsX = raw.width / step, cellsY = raw.height / step
         guard cellsX > 0, cellsY > 0 else { return nil }
@@ -95,6 +101,17 @@ public struct WhiteBalanceEstimator: Sendable {
         guard cells.count >= minimumCells else { return nil }
         var estimate = SIMD3<Double>(0, 0, 0)
         for c in cells { estimate += SIMD3<Double>(c) }
+        var bestCount = 0
+        for n in candidates where n.min() > 0 && n.max().isFinite {
+            let gains = SIMD3<Float>(1 / (n / n.max()))
+            var count = 0
+            for c in cells {
+                let b = c * gains
+                let hi = b.max()
+                if (hi - b.min()) / hi < candidateSaturation { count += 1 }
+            }
+            if count > bestCount { bestCount = count; estimate = n }
+        }
         let floor = max(minimumCells, cells.count / 200)
         for threshold in saturationSchedule {
             let gains = SIMD3<Float>(1 / (estimate / estimate.max()))

@@ -124,8 +124,10 @@ public enum WhiteBalanceRequest: Sendable, Equatable, Codable {
     /// The white balance to develop `raw` with: presets and temperatures become
     /// `.temperature` (solved through `model`'s profile by `DNGColorModel.solve`), `auto` and
     /// `rect` a camera neutral measured on the mosaic, `gains` the neutral 1/gains.
-    /// `model` is the colour model the file will be developed with; `auto` falls back to as-shot
-    /// when too few usable samples exist.
+    /// `model` is the colour model the file will be developed with (auto ranks the camera
+    /// neutrals of Planckian whites 2000…12000 K, every 10 mired, through it; see
+    /// `WhiteBalanceEstimator`); `auto` and `rect` fall back to as-shot when too few usable
+    /// samples exist.
     public func resolve(raw: RawImage, model: DNGColorModel) -> WhiteBalanceSpec {
         switch self {
         case .asShot: return .asShot
@@ -134,7 +136,10 @@ public enum WhiteBalanceRequest: Sendable, Equatable, Codable {
         case .whiteXY(let xy): return .whiteXY(xy)
         case .gains(let g): return .cameraNeutral([1 / g.x, 1 / g.y, 1 / g.z])
         case .auto:
-            guard let n = WhiteBalanceEstimator(raw: raw).autoNeutral() else { return .asShot }
+            let candidates = stride(from: 1e6 / 2000, through: 1e6 / 12000, by: -10.0).map {
+                model.neutral(white: ColorMath.temperatureTintToXY(kelvin: 1e6 / $0, tint: 0))
+            }
+            guard let n = WhiteBalanceEstimator(raw: raw).autoNeutral(candidates: candidates) else { return .asShot }
             return .cameraNeutral([n.x, n.y, n.z])
         case .rect(let r):
             guard let n = WhiteBalanceEstimator(raw: raw).rectNeutral(displayRect: r) else { return .asShot }
