@@ -81,4 +81,33 @@ struct ProfileLibraryTests {
         #expect(ProfileLibraryError.nameNotFound(name: "Nope", offered: ["A", "B"]).description
                 == "camera profile 'Nope' not found; offered: A, B")
     }
+
+    /// A real Adobe Standard profile (HueSatMap 90×30×1, LookTable 36×8×16) resolves to tables
+    /// whose output is finite for every input; skipped without ../shared/samples.
+    @Test func realAdobeStandardTables() throws {
+        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples/dng/photoprism_canon_eos_6d.dng").path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let m = try DNGMetadataReader.read(contentsOf: path)
+        #expect(ProfileLibrary.list(metadata: m, searchDirectories: []) == ["Adobe Standard"])
+        let profile = try #require(try ProfileLibrary.resolve(metadata: m, profilePath: nil, profileName: "Adobe Standard", searchDirectories: []))
+        let model = try DNGColorModel(metadata: m, profile: profile)
+        let w = model.solve(.asShot).weight1
+        let tables = try #require(ProfileRenderTables(profile: profile, weight1: w))
+        #expect(tables.hueSatMap?.hueDivisions == 90 && tables.hueSatMap?.saturationDivisions == 30)
+        #expect(tables.lookTable?.valueDivisions == 16)
+        #expect(tables.warnings.isEmpty)
+        var changed = 0
+        for r in stride(from: Float(0), through: 1, by: 0.125) {
+            for g in stride(from: Float(0), through: 1, by: 0.125) {
+                for b in stride(from: Float(0), through: 1, by: 0.125) {
+                    let out = tables.apply(SIMD3(r, g, b))
+                    #expect(out.x.isFinite && out.y.isFinite && out.z.isFinite && out.min() >= 0)
+                    let d = out - SIMD3<Float>(r, g, b)
+                    if max(d.max(), -d.min()) > 1e-3 { changed += 1 }
+                }
+            }
+        }
+        #expect(changed > 100)   // the look really changes colours
+    }
 }
