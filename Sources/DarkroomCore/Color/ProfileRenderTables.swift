@@ -12,7 +12,8 @@ import Foundation
 /// 1. RGB → HSV: V = max, S = (max − min) / max, H in sixths 0…6 (red 0, green 2, blue 4).
 /// 2. When the table's encoding is sRGB (`ProfileHueSatMapEncoding`/`ProfileLookTableEncoding` = 1),
 ///    V is sRGB-encoded (clamped to 0…1) before the lookup and the value scale is applied to that
-///    encoded V, which is decoded afterwards.
+///    encoded V, which is decoded afterwards (both through 4097-sample tables with linear
+///    interpolation, like the SDK's 4096-entry tables; max error vs. the exact curve < 2e-5).
 /// 3. Lookup: hue index H × hueDivisions / 6 wraps around (the last division interpolates
 ///    towards division 0), saturation index S × (satDivisions − 1), value index
 ///    V × (valDivisions − 1), each clamped to the last cell; bilinear in (hue, sat) for
@@ -37,6 +38,11 @@ public struct ProfileRenderTables: Sendable {
         public let srgbEncoded: Bool
         /// (hueShift in sixths — already converted from degrees — , satScale, valScale) per entry.
         @usableFromInline let entries: [SIMD3<Float>]
+        /// sRGB encode / decode on 0…1 as `codingLUTSize` samples with linear interpolation (as the
+        /// SDK's 4096-entry `dng_1d_table`s); empty for linear tables.
+        @usableFromInline let encodeLUT: [Float]
+        @usableFromInline let decodeLUT: [Float]
+        @usableFromInline static let codingLUTSize = 4097
 
         /// nil unless dims are ≥ (1, 2, 1) and `data` holds hue × sat × val × 3 finite values.
         public init?(dims: [Int], data: [Float], encoding: Int) {
@@ -51,6 +57,20 @@ public struct ProfileRenderTables: Sendable {
                 e.append(SIMD3(data[3 * i] * (6 / 360), data[3 * i + 1], data[3 * i + 2]))
             }
             entries = e
+            let m = Self.codingLUTSize - 1
+            encodeLUT = srgbEncoded ? (0...m).map { ProfileRenderTables.srgbEncode(Float($0) / Float(m)) } : []
+            decodeLUT = srgbEncoded ? (0...m).map { ProfileRenderTables.srgbDecode(Float($0) / Float(m)) } : []
+        }
+
+        /// `lut` at `x` in 0…1 (linear interpolation); `exact` beyond 1.
+        @inlinable @inline(__always)
+        static func lookup(_ lut: [Float], _ x: Float, exact: (Float) -> Float) -> Float {
+            guard x > 0 else { return x < 0 ? exact(x) : lut[0] }
+            let t = x * Float(codingLUTSize - 1)
+            guard t < Float(codingLUTSize - 1) else { return exact(x) }
+            let i = Int(t)
+            let f = t - Float(i)
+            return lut[i] + f * (lut[i + 1] - lut[i])
         }
 
         /// Applies the table to one linear RGB pixel (see the type's documentation).
@@ -58,7 +78,7 @@ public struct ProfileRenderTables: Sendable {
         public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
             var (h, s, v) = ProfileRenderTables.rgbToHSV(rgb)
             var vEncoded = v
-            if srgbEncoded { vEncoded = ProfileRenderTables.srgbEncode(min(max(v, 0), 1)) }
+            if srgbEncoded { vEncoded = Self.lookup(encodeLUT, min(max(v, 0), 1), exact: ProfileRenderTables.srgbEncode) }
 
             let hScale: Float = hueDivisions < 2 ? 0 : Float(hueDivisions) / 6
             let sScale = Float(saturationDivisions - 1)
@@ -75,26 +95,23 @@ public struct ProfileRenderTables: Sendable {
             let hueStep = saturationDivisions
             let valStep = hueDivisions * hueStep
 
-            @inline(__always) func slice(_ base: Int) -> SIMD3<Float> {
-                let e00 = entries[base + hIndex0 * hueStep + sIndex0]
-                let e01 = entries[base + hIndex1 * hueStep + sIndex0]
-                let e10 = entries[base + hIndex0 * hueStep + sIndex0 + 1]
-                let e11 = entries[base + hIndex1 * hueStep + sIndex0 + 1]
-                return sFract0 * (hFract0 * e00 + hFract1 * e01) + sFract1 * (hFract0 * e10 + hFract1 * e11)
-            }
-            let modify: SIMD3<Float>
-            if valueDivisions < 2 {
-                modify = slice(0)
-            } else {
+            let modify: SIMD3<Float> = entries.withUnsafeBufferPointer { e in
+                let i00 = hIndex0 * hueStep + sIndex0, i01 = hIndex1 * hueStep + sIndex0
+                @inline(__always) func slice(_ base: Int) -> SIMD3<Float> {
+                    let a = hFract0 * e[base + i00] + hFract1 * e[base + i01]
+                    let b = hFract0 * e[base + i00 + 1] + hFract1 * e[base + i01 + 1]
+                    return sFract0 * a + sFract1 * b
+                }
+                if valueDivisions < 2 { return slice(0) }
                 let vScaled = max(vEncoded, 0) * vScale
                 let vIndex0 = min(Int(vScaled), valueDivisions - 2)
                 let vFract1 = vScaled - Float(vIndex0)
-                modify = (1 - vFract1) * slice(vIndex0 * valStep) + vFract1 * slice((vIndex0 + 1) * valStep)
+                return (1 - vFract1) * slice(vIndex0 * valStep) + vFract1 * slice((vIndex0 + 1) * valStep)
             }
             h += modify.x
             s = min(s * modify.y, 1)
             vEncoded = max(vEncoded * modify.z, 0)
-            v = srgbEncoded ? ProfileRenderTables.srgbDecode(vEncoded) : vEncoded
+            v = srgbEncoded ? Self.lookup(decodeLUT, vEncoded, exact: ProfileRenderTables.srgbDecode) : vEncoded
             return ProfileRenderTables.hsvToRGB(h, s, v)
         }
     }
@@ -104,14 +121,15 @@ public struct ProfileRenderTables: Sendable {
     /// LookTable; nil when the profile has none.
     public let lookTable: Table?
     /// `ProfileToneCurve` as a function on 0…1; nil when the profile has none (or it is the identity).
-    public let toneCurve: ToneCurveFunction?
+    public var toneCurve: ToneCurveFunction?
     /// Why a present table was not used (wrong sizes, non-finite values).
     public let warnings: [String]
 
     /// Resolves `profile`'s tables for a scene white whose ColorMatrix1 weight is `weight1`
     /// (`ColorSolution.weight1`): HueSatMap = weight1 · Data1 + (1 − weight1) · Data2 (DNG spec:
     /// interpolated exactly as the colour matrices), or whichever one exists. nil when the
-    /// profile has no HueSatMap, LookTable or ProfileToneCurve.
+    /// profile has no HueSatMap, LookTable or (non-identity) ProfileToneCurve; a profile with
+    /// only a tone curve gives tables whose `apply` is the identity (`hasTables` false).
     public init?(profile: CameraProfile, weight1: Double) {
         var warnings: [String] = []
         var hsm: Table?
@@ -139,7 +157,8 @@ public struct ProfileRenderTables: Sendable {
         var curve: ToneCurveFunction?
         if let points = profile.toneCurve {
             curve = ToneCurveFunction(points: points)
-            if curve == nil { warnings.append("ProfileToneCurve is not an increasing list of points in 0…1; ignored") }
+            if curve == nil { warnings.append("ProfileToneCurve is not an increasing list of points; ignored") }
+            if curve?.isIdentity == true { curve = nil }
         }
         guard hsm != nil || look != nil || curve != nil else { return nil }
         self.hueSatMap = hsm
