@@ -23,14 +23,18 @@ struct ProfilesCommand: ParsableCommand {
     @Option(name: .customLong("write-icc"), help: "Write the ICC v4 profiles of every output colour space (lcms2) to this directory.")
     var iccDirectory: String?
 
+    /// The old spelling (`profiles -o DIR`), kept so `make profiles` works until it says `--write-icc`.
+    @Option(name: [.short, .customLong("output")], help: .hidden)
+    var legacyOutput: String?
+
     func validate() throws {
-        if files.isEmpty && iccDirectory == nil {
+        if files.isEmpty && iccDirectory == nil && legacyOutput == nil {
             throw ValidationError("give FILE... to list camera profiles, or --write-icc DIR")
         }
     }
 
     func run() throws {
-        if let dir = iccDirectory {
+        if let dir = iccDirectory ?? legacyOutput {
             do { try ICCProfileFactory.writeAll(to: dir) } catch {
                 throw CLIError("\(dir): cannot write profiles (\(error))")
             }
