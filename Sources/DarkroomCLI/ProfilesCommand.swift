@@ -24,7 +24,7 @@ struct ProfilesCommand: ParsableCommand {
     var iccDirectory: String?
 
     /// The old spelling (`profiles -o DIR`), kept so `make profiles` works until it says `--write-icc`.
-    @Option(name: [.short, .customLong("output")], help: .hidden)
+    @Option(name: [.customShort("o"), .customLong("output")], help: .hidden)
     var legacyOutput: String?
 
     func validate() throws {
