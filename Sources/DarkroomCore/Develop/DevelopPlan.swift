@@ -38,6 +38,13 @@ public struct DevelopPlan: Sendable {
     public let whiteBalanceGains: SIMD3<Float>
     /// Balanced camera RGB → output linear RGB, exposure included (row-major).
     public let cameraToOutput: Matrix3
+    /// The camera profile used (the file's own, an embedded one by name, or an external DCP).
+    public let profile: CameraProfile?
+    /// HueSatMap/LookTable of the profile, applied in linear ProPhoto between camera and output.
+    public let profileTables: ProfileRenderTables?
+    /// With profile tables: balanced camera → linear ProPhoto (exposure included), and ProPhoto → output.
+    public let cameraToProPhoto: Matrix3
+    public let proPhotoToOutput: Matrix3
     /// Total exposure applied, in stops (baseline + offset + user).
     public let exposureStops: Double
     public let tone: ToneCurve
@@ -57,8 +64,11 @@ public struct DevelopPlan: Sendable {
     public let warnings: [String]
 
     /// Resolves `recipe` against `metadata` for a decoded image of `width × height`.
+    /// `profile` overrides the file's own camera profile (resolved by the IO layer from
+    /// `recipe.profilePath/profileName`); `raw` lets image-dependent white balance
+    /// (`recipe.whiteBalanceRequest`: auto, neutral rectangle) be resolved.
     public init(metadata: RawMetadata, width: Int, height: Int, samplesPerPixel: Int,
-                recipe: DevelopRecipe) throws(DevelopError) {
+                recipe: DevelopRecipe, profile: CameraProfile? = nil, raw: RawImage? = nil) throws(DevelopError) {
         self.recipe = recipe
         self.width = width
         self.height = height
@@ -114,10 +124,18 @@ public struct DevelopPlan: Sendable {
 
         // Colour.
         let model: DNGColorModel
-        do { model = try DNGColorModel(metadata: metadata, profile: nil) } catch {
+        do { model = try DNGColorModel(metadata: metadata, profile: profile) } catch {
             throw .colorModel(error.description)
         }
-        let solution = model.solve(recipe.whiteBalance)
+        var wb = recipe.whiteBalance
+        if let request = recipe.whiteBalanceRequest {
+            if let raw { wb = request.resolve(raw: raw, model: model) } else if case .asShot = request {} else {
+                warnings.append("white balance \(request) needs the image; using as-shot")
+            }
+        }
+        let solution = model.solve(wb)
+        let usedProfile = profile ?? metadata.profile
+        self.profile = usedProfile
         warnings += solution.warnings
         self.color = solution
         let n = solution.cameraNeutral
@@ -135,9 +153,19 @@ public struct DevelopPlan: Sendable {
         let matrix = pow(2, stops) * (space.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
         guard matrix.isFinite else { throw .colorModel("camera → output matrix is not finite") }
         self.cameraToOutput = matrix
+        var tables: ProfileRenderTables?
+        if recipe.applyProfileLook, let p = usedProfile, let t = ProfileRenderTables(profile: p, weight1: solution.weight1) {
+            tables = t
+            warnings += t.warnings
+        }
+        self.profileTables = tables?.hasTables == true ? tables : nil
+        let proPhoto = OutputColorSpace.prophotoLinear
+        self.cameraToProPhoto = pow(2, stops) * (proPhoto.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
+        self.proPhotoToOutput = space.xyzD50ToLinearRGB * proPhoto.linearRGBToXYZD50
         let yRow = space.linearRGBToXYZD50.row(1)
         self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
-        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))))
+        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))),
+                              profileCurve: recipe.tone == .standard ? tables?.toneCurve : nil)
 
         // Geometry.
         let full = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -202,8 +230,11 @@ public struct DevelopPlan: Sendable {
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
+        if let t = profileTables {
+            lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none"), LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") (in linear ProPhoto)")
+        } else if let p = profile { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
         lines.append(recipe.gamut == .preserveHue ? "7 gamut: negative components desaturated toward luminance (hue and Y kept)" : "7 gamut: per-channel clipping")
-        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (y = (1+b)x/(x+b), b = \(tone.shoulder), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
+        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (\(tone.profileCurve != nil ? "ProfileToneCurve" : "y = (1+b)x/(x+b), b = \(tone.shoulder)"), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
         lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
         lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")

@@ -7,6 +7,16 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var demosaic: DemosaicAlgorithm = .default
     /// White balance (`--wb`). Default: the file's as-shot white (AsShotNeutral / AsShotWhiteXY).
     public var whiteBalance: WhiteBalanceSpec = .asShot
+    /// A white-balance request that needs the image to resolve (`--wb auto|daylight|…`,
+    /// `--wb-rect`, `--wb-gains`); when set it replaces `whiteBalance`. Default nil.
+    public var whiteBalanceRequest: WhiteBalanceRequest?
+    /// An external camera profile (`--profile FILE.dcp`). Default nil: the file's own profile, or a
+    /// `.dcp` in `Profiles/` matching its UniqueCameraModel.
+    public var profilePath: String?
+    /// Pick an embedded profile by ProfileName (`--profile-name`). Default nil.
+    public var profileName: String?
+    /// Apply the profile's HueSatMap/LookTable and ProfileToneCurve (`--no-profile-look`). Default true.
+    public var applyProfileLook: Bool = true
     /// User exposure in stops, added to BaselineExposure(+Offset) (`--exposure`). Default 0.
     public var exposureStops: Double = 0
     /// Whether BaselineExposure (+ the profile's BaselineExposureOffset) is applied. Default true.

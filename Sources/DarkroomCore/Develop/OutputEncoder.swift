@@ -6,6 +6,10 @@ import Foundation
 struct OutputEncoder: Sendable {
     let m: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let luminance: SIMD3<Float>
+    /// Profile tables (HueSatMap/LookTable) and the two matrices around them, when present.
+    let tables: ProfileRenderTables?
+    let toProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
+    let fromProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let tone: ToneCurve
     let preserveHue: Bool
     let bits: Int
@@ -23,6 +27,10 @@ struct OutputEncoder: Sendable {
     init(plan: DevelopPlan) {
         let c = plan.cameraToOutput.m.map { Float($0) }
         m = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        tables = plan.profileTables
+        let a = plan.cameraToProPhoto.m.map { Float($0) }, b = plan.proPhotoToOutput.m.map { Float($0) }
+        toProPhoto = (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
+        fromProPhoto = (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8])
         luminance = plan.luminance
         tone = plan.tone
         preserveHue = plan.recipe.gamut == .preserveHue
@@ -59,9 +67,20 @@ struct OutputEncoder: Sendable {
                 for x in 0..<tile.width {
                     let p = row + x * 3
                     let cr = p[0], cg = p[1], cb = p[2]
-                    var r = m.0 * cr + m.1 * cg + m.2 * cb
-                    var g = m.3 * cr + m.4 * cg + m.5 * cb
-                    var b = m.6 * cr + m.7 * cg + m.8 * cb
+                    var r: Float, g: Float, b: Float
+                    if let tables {
+                        // Camera → linear ProPhoto → HueSatMap/LookTable → output linear.
+                        let a = toProPhoto, q = fromProPhoto
+                        let pp = tables.apply(SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                                    a.6 * cr + a.7 * cg + a.8 * cb))
+                        r = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
+                        g = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
+                        b = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+                    } else {
+                        r = m.0 * cr + m.1 * cg + m.2 * cb
+                        g = m.3 * cr + m.4 * cg + m.5 * cb
+                        b = m.6 * cr + m.7 * cg + m.8 * cb
+                    }
                     // Gamut: pull negative components up by desaturating toward luminance.
                     let lo = min(r, min(g, b))
                     if lo < 0 && preserveHue {
