@@ -9,7 +9,7 @@ import Foundation
 /// | axis | plateau | σ outside |
 /// |---|---|---|
 /// | hue h(ab) | 25°…65° | 10° |
-/// | chroma C*(ab) | 10…40 | 5 |
+/// | chroma C*(ab) | 10…40 | 2.5 below (so neutrals, C* < 2, score 0), 5 above |
 /// | lightness L* | 25…90 | 8 |
 ///
 /// Source of the ranges: spectrophotometric skin-colour surveys (e.g. Xiao, Yates, Wuerger et
@@ -29,6 +29,7 @@ public struct SkinModel: Sendable, Equatable {
     public var hueDegrees: ClosedRange<Float> = 25...65
     public var hueSigmaDegrees: Float = 10
     public var chroma: ClosedRange<Float> = 10...40
+    public var chromaSigmaBelow: Float = 2.5
     public var chromaSigma: Float = 5
     public var lightness: ClosedRange<Float> = 25...90
     public var lightnessSigma: Float = 8
@@ -43,7 +44,7 @@ public struct SkinModel: Sendable, Equatable {
         let mL = Self.softBox(L, lightness, lightnessSigma)
         if mL < 1e-4 { return 0 }
         let c = (a * a + b * b).squareRoot()
-        let mC = Self.softBox(c, chroma, chromaSigma)
+        let mC = Self.softBox(c, chroma, c < chroma.lowerBound ? chromaSigmaBelow : chromaSigma)
         if mC < 1e-4 { return 0 }
         var h = atan2f(b, a) * (180 / Float.pi)
         if h < 0 { h += 360 }
