@@ -98,6 +98,10 @@ struct HEIFMetaLayout {
 /// computed skin and gamut planes plus smooth portrait and sky planes standing in for supplied ones.
 enum AppleFixture {
     static let kinds: [MatteKind] = [.portraitEffects, .skin, .sky, .gamut]
+    /// Built once (debug builds are slow at 1000 × 700): with everything, thumbnail only, bare.
+    static let full = image()
+    static let thumbnailOnly = image(mattes: false)
+    static let bare = image(mattes: false, thumbnail: false)
 
     static func image(width: Int = 1000, height: Int = 700, mattes: Bool = true, thumbnail: Bool = true) -> RenderedImage {
         var img = RenderedImage(width: width, height: height, bitsPerSample: 8,
@@ -162,7 +166,7 @@ struct AppleContainerTests {
     static let dateTime = "2024:01:02 03:04:05"
 
     @Test func heifCarriesThumbnailAndFourMattes() throws {
-        let img = AppleFixture.image()
+        let img = AppleFixture.full
         let heic = try HEIFWriter.encode(img, options: .init(dateTime: Self.dateTime))
         AppleFixture.keep(heic, "apple-1000x700.heic")
         let s = try OutputInspector.inspect(heic)
@@ -185,7 +189,7 @@ struct AppleContainerTests {
     /// each matte is a hidden `hvc1` item, `auxl` → primary, an essential `auxC` with the URN,
     /// its own `ispe` (half size) and `hvcC`; the thumbnail is `thmb` → primary.
     @Test func heifAuxiliaryLayoutMatchesIPhone() throws {
-        let heic = try HEIFWriter.encode(AppleFixture.image(), options: .init(dateTime: Self.dateTime))
+        let heic = try HEIFWriter.encode(AppleFixture.full, options: .init(dateTime: Self.dateTime))
         let ours = try #require(HEIFMetaLayout(heic))
         func check(_ layout: HEIFMetaLayout, urns: [String], master: UInt32, label: String) {
             for urn in urns {
@@ -214,7 +218,7 @@ struct AppleContainerTests {
     }
 
     @Test func jpegCarriesSmallExifThumbnailAndFourMPFMattes() throws {
-        let img = AppleFixture.image()
+        let img = AppleFixture.full
         let jpeg = try JPEGWriter.encode(img, options: .init(quality: 90, dateTime: Self.dateTime))
         AppleFixture.keep(jpeg, "apple-1000x700.jpg")
         let s = try OutputInspector.inspect(jpeg)
@@ -285,7 +289,7 @@ struct AppleContainerTests {
     }
 
     @Test func heifInfoListsThumbnailAndAuxiliaryImages() throws {
-        let heic = try HEIFWriter.encode(AppleFixture.image(), options: .init(dateTime: Self.dateTime))
+        let heic = try HEIFWriter.encode(AppleFixture.full, options: .init(dateTime: Self.dateTime))
         guard let plain = AppleFixture.run("/usr/bin/heif-info", [], bytes: heic, suffix: "heic"),
               let dump = AppleFixture.run("/usr/bin/heif-info", ["-d"], bytes: heic, suffix: "heic") else { return }
         if ProcessInfo.processInfo.environment["DARKROOM_PRINT_TOOLS"] != nil { print(plain.out); print(dump.out) }
@@ -298,7 +302,7 @@ struct AppleContainerTests {
     }
 
     @Test func exiftoolSeesThumbnailMPFImagesAndCarriedTags() throws {
-        let img = AppleFixture.image()
+        let img = AppleFixture.full
         let jpeg = try JPEGWriter.encode(img, options: .init(dateTime: Self.dateTime))
         guard let j = EncodeFixtures.exiftool(jpeg, args: ["-j", "-n", "-a", "-G1"]) else { return }
         #expect(j["IFD1:ThumbnailImage"] != nil)
@@ -332,9 +336,7 @@ struct AppleContainerTests {
 
     /// Bytes the thumbnail and the four mattes add to a 1000 × 700 image (printed for the report).
     @Test func overheadOfThumbnailAndMattes() throws {
-        let bare = AppleFixture.image(mattes: false, thumbnail: false)
-        let thumb = AppleFixture.image(mattes: false)
-        let full = AppleFixture.image()
+        let bare = AppleFixture.bare, thumb = AppleFixture.thumbnailOnly, full = AppleFixture.full
         let o = JPEGOptions(quality: 90, dateTime: Self.dateTime)
         let h = HEIFOptions(dateTime: Self.dateTime)
         let j0 = try JPEGWriter.encode(bare, options: o).count, j1 = try JPEGWriter.encode(thumb, options: o).count
