@@ -25,12 +25,24 @@ extension MatteBuilder {
         let haveRaw = raw.pixels.count == raw.width * raw.height * spp && plan.samplesPerPixel == spp
             && plan.crop.maxX <= raw.width && plan.crop.maxY <= raw.height
             && plan.outputSize.width == width && plan.outputSize.height == height
-        let thresholds = clipThresholds(plan)
-        let crop = plan.crop, orientation = plan.orientation
+        let crop = plan.crop
+        // Every orientation is an integer affine map; its coefficients (crop origin included)
+        // come from storedPosition at (0, 0), (1, 0), (0, 1).
+        let o0 = storedPosition(of: (0, 0), orientation: plan.orientation, width: crop.width, height: crop.height)
+        let o1 = storedPosition(of: (1, 0), orientation: plan.orientation, width: crop.width, height: crop.height)
+        let o2 = storedPosition(of: (0, 1), orientation: plan.orientation, width: crop.width, height: crop.height)
+        let a = (x0: crop.x + o0.x, xx: o1.x - o0.x, xy: o2.x - o0.x, y0: crop.y + o0.y, yx: o1.y - o0.y, yy: o2.y - o0.y)
         let rows = plan.blackRepeatRows, cols = plan.blackRepeatColumns
         let deltaH = plan.blackDeltaH, deltaV = plan.blackDeltaV
+        let hasDeltas = deltaH != nil || deltaV != nil
         let fraction = sensorClipFraction
-        let whites = plan.whiteLevels
+        let whites = plan.whiteLevels, blacks = plan.blackLevels
+        // Integer thresholds (a sample v clips when v ≥ ⌈threshold⌉) and repeat-position offsets
+        // per raw row / column, so the inner loop has no division.
+        let thresholds = clipThresholds(plan).map { Int32(min(65536, max(0, $0.rounded(.up)))) }
+        let rowOffset = (0..<(haveRaw ? raw.height : 0)).map { ($0 % rows) * cols }
+        let colOffset = (0..<(haveRaw ? raw.width : 0)).map { $0 % cols }
+        let rawWidth = raw.width
         guard pw > 0, ph > 0 else { return AuxiliaryPlane(kind: .clipping, width: pw, height: ph, pixels: out) }
         let bands = min(ph, 4 * ProcessInfo.processInfo.activeProcessorCount)
 
@@ -42,6 +54,9 @@ extension MatteBuilder {
             let v = BlockViews(p8: p8, p16: p16, table: UnsafeBufferPointer(start: nil, count: 0), raw: rp, out: ob)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
                 let p8 = v.p8, p16 = v.p16, rp = v.raw
+                thresholds.withUnsafeBufferPointer { th in
+                rowOffset.withUnsafeBufferPointer { ro in
+                colOffset.withUnsafeBufferPointer { co in
                 let y0 = band * ph / bands, y1 = (band + 1) * ph / bands
                 for py in y0..<y1 {
                     for px in 0..<pw {
@@ -55,26 +70,28 @@ extension MatteBuilder {
                                     } else if p8[i] == 255 || p8[i + 1] == 255 || p8[i + 2] == 255 { clipped = true; break blockLoop }
                                 }
                                 guard haveRaw else { continue }
-                                let s = storedPosition(of: (ox, oy), orientation: orientation,
-                                                       width: crop.width, height: crop.height)
-                                let rx = crop.x + s.x, ry = crop.y + s.y
-                                let base = (ry * raw.width + rx) * spp
+                                // Stored (cropped) position = affine map of the output position.
+                                let rx = a.x0 + a.xx * ox + a.xy * oy, ry = a.y0 + a.yx * ox + a.yy * oy
+                                let base = (ry * rawWidth + rx) * spp
+                                let position = (ro[ry] + co[rx]) * spp
                                 for k in 0..<spp {
-                                    let v = Float(rp[base + k])
-                                    var threshold = thresholds[((ry % rows) * cols + rx % cols) * spp + k]
-                                    if deltaH != nil || deltaV != nil {
-                                        // Deltas shift black per column/row: recompute this sample's threshold.
-                                        let black = plan.blackLevels[((ry % rows) * cols + rx % cols) * spp + k]
-                                            + (deltaH?[rx] ?? 0) + (deltaV?[ry] ?? 0)
-                                        let white = whites[min(k, whites.count - 1)]
-                                        threshold = black + fraction * (white - black)
+                                    let sample = rp[base + k]
+                                    if !hasDeltas {
+                                        if Int32(sample) >= th[position + k] { clipped = true; break blockLoop }
+                                        continue
                                     }
-                                    if v >= threshold { clipped = true; break blockLoop }
+                                    // BlackLevelDeltaH/V shift black per column/row.
+                                    let black = blacks[position + k] + (deltaH?[rx] ?? 0) + (deltaV?[ry] ?? 0)
+                                    let white = whites[min(k, whites.count - 1)]
+                                    if Float(sample) >= black + fraction * (white - black) { clipped = true; break blockLoop }
                                 }
                             }
                         }
                         if clipped { v.out[py * pw + px] = 255 }
                     }
+                }
+                }
+                }
                 }
             }
         }

@@ -57,45 +57,18 @@ public enum MatteBuilder {
         if space.linearVariant == .srgbLinear {
             return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: [UInt8](repeating: 0, count: w * h))
         }
-        let m = floatMatrix(OutputColorSpace.srgb.xyzD50ToLinearRGB * space.linearRGBToXYZD50)
-        let tolerance = gamutTolerance, ramp = gamutRamp
-        let pixels = mapBlocks(image, space: space) { rgb in
-            let s = m.0 * rgb.x + m.1 * rgb.y + m.2 * rgb.z
-            let d = max(0, max(-s.min(), s.max() - 1))
-            let v = (d - tolerance) / ramp
-            return v <= 0 ? 0 : (v >= 1 ? 255 : UInt8((v * 255).rounded()))
-        }
-        return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: pixels)
+        let kernel = GamutKernel(outputToSRGB: OutputColorSpace.srgb.xyzD50ToLinearRGB * space.linearRGBToXYZD50)
+        return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
     }
 
     /// The skin-likelihood plane of `image` (encoded in `space`), using `model`.
     public static func skin(image: RenderedImage, space: OutputColorSpace, model: SkinModel = .standard) -> AuxiliaryPlane {
         let (w, h) = planeSize(width: image.width, height: image.height)
-        let toXYZ = floatMatrix(space.linearRGBToXYZD50)
-        let white = ColorMath.xyToXYZ(ColorMath.d50)
-        let invWhite = SIMD3<Float>(Float(1 / white.x), Float(1 / white.y), Float(1 / white.z))
-        let pixels = mapBlocks(image, space: space) { rgb in
-            let xyz = (toXYZ.0 * rgb.x + toXYZ.1 * rgb.y + toXYZ.2 * rgb.z) * invWhite
-            let fx = labF(xyz.x), fy = labF(xyz.y), fz = labF(xyz.z)
-            let m = model.membership(L: 116 * fy - 16, a: 500 * (fx - fy), b: 200 * (fy - fz))
-            return UInt8((m * 255).rounded())
-        }
-        return AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: pixels)
+        let kernel = SkinKernel(outputToXYZD50: space.linearRGBToXYZD50, model: model)
+        return AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
     }
 
     // MARK: - Shared machinery
-
-    /// CIE Lab's f(t): cube root above (6/29)³, linear below (CIE 15:2004 §8.2.1).
-    @inline(__always)
-    static func labF(_ t: Float) -> Float {
-        t > 216 / 24389 ? cbrtf(t) : (24389 / 27 * t + 16) / 116
-    }
-
-    /// A matrix as its three columns (so `M·v = c0·v.x + c1·v.y + c2·v.z` vectorises).
-    static func floatMatrix(_ m: Matrix3) -> (SIMD3<Float>, SIMD3<Float>, SIMD3<Float>) {
-        func col(_ c: Int) -> SIMD3<Float> { SIMD3(Float(m[0, c]), Float(m[1, c]), Float(m[2, c])) }
-        return (col(0), col(1), col(2))
-    }
 
     /// Decode table from code value to linear light for the image's bit depth.
     static func decodeTable(bits: Int, transfer: TransferFunction) -> [Float] {
@@ -112,9 +85,8 @@ public enum MatteBuilder {
         let out: UnsafeMutablePointer<UInt8>
     }
 
-    /// Runs `body` on the mean linear RGB of each 2×2 output block, rows of the plane in parallel.
-    static func mapBlocks(_ image: RenderedImage, space: OutputColorSpace,
-                          _ body: @Sendable (SIMD3<Float>) -> UInt8) -> [UInt8] {
+    /// Runs `kernel` on the mean linear RGB of each 2×2 output block, rows of the plane in parallel.
+    static func mapBlocks<K: BlockKernel>(_ image: RenderedImage, space: OutputColorSpace, kernel: K) -> [UInt8] {
         let (pw, ph) = planeSize(width: image.width, height: image.height)
         var out = [UInt8](repeating: 0, count: pw * ph)
         let sixteen = image.bitsPerSample == 16
@@ -132,26 +104,11 @@ public enum MatteBuilder {
             guard let ob = o.baseAddress else { return }
             let v = BlockViews(p8: p8, p16: p16, table: table, raw: UnsafeBufferPointer(start: nil, count: 0), out: ob)
             DispatchQueue.concurrentPerform(iterations: bands) { band in
-                let p8 = v.p8, p16 = v.p16, table = v.table
                 let y0 = band * ph / bands, y1 = (band + 1) * ph / bands
-                for py in y0..<y1 {
-                    let ry0 = 2 * py, ry1 = min(2 * py + 2, height)
-                    for px in 0..<pw {
-                        let rx0 = 2 * px, rx1 = min(2 * px + 2, width)
-                        var sum = SIMD3<Float>(repeating: 0)
-                        for y in ry0..<ry1 {
-                            for x in rx0..<rx1 {
-                                let i = (y * width + x) * 3
-                                if sixteen {
-                                    sum += SIMD3(table[Int(p16[i])], table[Int(p16[i + 1])], table[Int(p16[i + 2])])
-                                } else {
-                                    sum += SIMD3(table[Int(p8[i])], table[Int(p8[i + 1])], table[Int(p8[i + 2])])
-                                }
-                            }
-                        }
-                        let n = Float((ry1 - ry0) * (rx1 - rx0))
-                        v.out[py * pw + px] = body(sum / n)
-                    }
+                if sixteen {
+                    blockRows(v.p16, table: v.table, width: width, height: height, rows: y0..<y1, out: v.out, kernel: kernel)
+                } else {
+                    blockRows(v.p8, table: v.table, width: width, height: height, rows: y0..<y1, out: v.out, kernel: kernel)
                 }
             }
         }
@@ -159,5 +116,43 @@ public enum MatteBuilder {
         }
         }
         return out
+    }
+
+    /// One band of plane rows: full 2×2 blocks on the fast path, partial blocks at odd edges.
+    @inline(__always)
+    static func blockRows<T: FixedWidthInteger & UnsignedInteger, K: BlockKernel>(
+        _ px: UnsafeBufferPointer<T>, table: UnsafeBufferPointer<Float>, width: Int, height: Int,
+        rows: Range<Int>, out: UnsafeMutablePointer<UInt8>, kernel: K
+    ) {
+        let pw = (width + 1) / 2
+        @inline(__always) func lin(_ i: Int) -> (Float, Float, Float) {
+            (table[Int(px[i])], table[Int(px[i + 1])], table[Int(px[i + 2])])
+        }
+        for py in rows {
+            let ry0 = 2 * py, ry1 = min(2 * py + 2, height)
+            let o = out + py * pw
+            var pxStart = 0
+            if ry1 - ry0 == 2 {
+                let r0 = ry0 * width * 3, r1 = r0 + width * 3
+                for bx in 0..<(width / 2) {
+                    let a = lin(r0 + 6 * bx), b = lin(r0 + 6 * bx + 3), c = lin(r1 + 6 * bx), d = lin(r1 + 6 * bx + 3)
+                    o[bx] = kernel.value(0.25 * (a.0 + b.0 + c.0 + d.0), 0.25 * (a.1 + b.1 + c.1 + d.1),
+                                         0.25 * (a.2 + b.2 + c.2 + d.2))
+                }
+                pxStart = width / 2
+            }
+            for bx in pxStart..<pw {
+                let rx0 = 2 * bx, rx1 = min(2 * bx + 2, width)
+                var r: Float = 0, g: Float = 0, b: Float = 0
+                for y in ry0..<ry1 {
+                    for x in rx0..<rx1 {
+                        let l = lin((y * width + x) * 3)
+                        r += l.0; g += l.1; b += l.2
+                    }
+                }
+                let n = 1 / Float((ry1 - ry0) * (rx1 - rx0))
+                o[bx] = kernel.value(r * n, g * n, b * n)
+            }
+        }
     }
 }
