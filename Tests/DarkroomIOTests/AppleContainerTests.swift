@@ -106,7 +106,8 @@ enum AppleFixture {
     static func image(width: Int = 1000, height: Int = 700, mattes: Bool = true, thumbnail: Bool = true) -> RenderedImage {
         var img = RenderedImage(width: width, height: height, bitsPerSample: 8,
                                 pixels8: EncodeFixtures.gradient8(width: width, height: height),
-                                colorSpaceName: "p3", iccProfile: EncodeFixtures.sRGBProfile, exif: EncodeFixtures.exif())
+                                colorSpaceName: "p3", iccProfile: (try? ICCProfileFactory.profile(for: .p3)) ?? EncodeFixtures.sRGBProfile,
+                                exif: EncodeFixtures.exif())
         // A saturated P3 patch (outside sRGB) for the gamut matte.
         for y in (height / 8)..<(height / 4) { for x in (width / 8)..<(width / 4) {
             let i = (y * width + x) * 3
@@ -182,7 +183,8 @@ struct AppleContainerTests {
             #expect(EncodeFixtures.psnr(m.pixels, px) > 35, "\(m.kind)")
         }
         #expect(s.exif["Make"] == "Canon" && s.exif["LensModel"] == "EF24-105mm f/4L IS USM")
-        #expect(s.iccProfile == img.iccProfile)
+        #expect(s.iccProfile == img.iccProfile && s.iccDescription == "Display P3")
+        #expect(s.hasNCLX)
     }
 
     /// The layout iPhones write (checked on ../shared/samples/heif/libvips_apple-heic-gainmap.heic):
