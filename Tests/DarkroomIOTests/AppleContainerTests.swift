@@ -350,4 +350,43 @@ struct AppleContainerTests {
         #expect(j1 > j0 && j2 > j1 && h1 > h0 && h2 > h1)
         #expect(j1 - j0 < 64 * 1024)
     }
+
+    /// Develop → computed planes → HEIF and JPEG → read back: the synthetic ColorChecker chart
+    /// rendered to Display P3, with the skin, gamut and clipping planes and the thumbnail.
+    @Test func developedChartWithComputedPlanesRoundTrips() throws {
+        let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: 240, height: 160)
+        let raw = chart.makeRawImage()
+        var recipe = DevelopRecipe()
+        recipe.colorSpace = .p3
+        recipe.applyDefaultCrop = false
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        var img = Developer.render(raw, plan: plan)
+        img.iccProfile = try ICCProfileFactory.profile(for: .p3)
+        img.mattes = MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan)
+        #expect(img.mattes.map(\.kind) == [.skin, .gamut, .clipping])
+        let skin = img.mattes[0]
+        func centre(_ patch: Int) -> Int {
+            let r = chart.patchRects[patch]
+            return ((r.y + r.height / 2) / 2) * skin.width + (r.x + r.width / 2) / 2
+        }
+        #expect(skin.pixels[centre(0)] >= 200 && skin.pixels[centre(1)] >= 200, "dark/light skin")
+        #expect(skin.pixels[centre(12)] == 0 && skin.pixels[centre(13)] == 0, "blue/green")
+        // ColorChecker colours are inside sRGB and nothing is saturated.
+        #expect(img.mattes[1].pixels.allSatisfy { $0 < 8 })
+        #expect(img.mattes[2].pixels.allSatisfy { $0 == 0 })
+
+        for bytes in [try HEIFWriter.encode(img, options: .init(quality: 80, dateTime: Self.dateTime)),
+                      try JPEGWriter.encode(img, options: .init(quality: 92, dateTime: Self.dateTime))] {
+            let s = try OutputInspector.inspect(bytes)
+            #expect(s.auxiliaryPlanes.map(\.urn).sorted() == [MatteKind.skin.urn, MatteKind.gamut.urn, MatteKind.clipping.urn].sorted())
+            #expect(s.auxiliaryPlanes.allSatisfy { $0.width == 120 && $0.height == 80 })
+            #expect(s.iccDescription == "Display P3")
+            for m in img.mattes {
+                let back = try OutputInspector.decodeAuxiliary(bytes, urn: m.kind.urn)
+                #expect(back.width == 120 && back.height == 80)
+                #expect(AppleFixture.maxAbsDiff(m.pixels, back.pixels) <= 48, "\(s.format) \(m.kind)")
+                #expect(AppleFixture.meanAbsDiff(m.pixels, back.pixels) < 2, "\(s.format) \(m.kind)")
+            }
+        }
+    }
 }
