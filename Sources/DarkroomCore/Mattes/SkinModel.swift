@@ -67,12 +67,6 @@ public struct SkinModel: Sendable, Equatable {
         let d: Float = x < plateau.lowerBound ? plateau.lowerBound - x : (x > plateau.upperBound ? x - plateau.upperBound : 0)
         if d == 0 { return 1 }
         let z = d / sigma
-        if z >= 4 { return 0 }
-        // exp(−z²/2) from a table (step 1/512, linear interpolation: error < 2e-6).
-        let x = z * 512
-        let i = Int(x), f = x - Float(i)
-        return gaussian.withUnsafeBufferPointer { g in g[i] + f * (g[i + 1] - g[i]) }
+        return z >= 4 ? 0 : expf(-0.5 * z * z)
     }
-
-    @usableFromInline static let gaussian: [Float] = (0...2049).map { Float(exp(-0.5 * pow(Double($0) / 512, 2))) }
 }
