@@ -213,6 +213,7 @@ public final class BatchRunner: @unchecked Sendable {
             if let cached = job.metadata { md = try cached.get() } else { md = try RawDecoder.metadata(path: input.path, options: c.decode) }
         } catch {
             let full = hashed ?? stat.withHash(path: input.path)
+            let error = Self.reclassified(error, path: input.path, size: stat.size)
             if case .notRaw = error, !input.explicit { rep.status = "skipped" }
             rep.error = error.description
             rep.category = DevelopFailure.decode(error).category
@@ -242,6 +243,14 @@ public final class BatchRunner: @unchecked Sendable {
         do { try ctx.manifest.set(outputs: record(.pending) { todo[$0].replace }, clearingFailureOf: input.path) } catch {
             rep.error = error.description; rep.category = "manifest"; return rep
         }
+        for o in todo {
+            let dir = (o.abs as NSString).deletingLastPathComponent
+            do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
+                rep.error = "\(dir): cannot create output directory (\((error as NSError).localizedDescription))"
+                rep.category = "write"; rep.outputs = []
+                return rep
+            }
+        }
         var export = ctx.export
         export.overwrite = todo.contains { $0.replace }
         do throws(DevelopFailure) {
@@ -257,6 +266,7 @@ public final class BatchRunner: @unchecked Sendable {
         } catch {
             rep.error = error.description
             rep.category = error.category
+            rep.outputs = outs.map(\.abs).filter { FileManager.default.fileExists(atPath: $0) }
             rep.peakMemoryMB = processPeakMemoryMB()
             recordFailure(rep, full, ctx)
             return rep
@@ -266,6 +276,15 @@ public final class BatchRunner: @unchecked Sendable {
             rep.warnings.append("manifest not updated: \(error.description)")
         }
         return rep
+    }
+
+    /// A file too short to hold any RAW header that does not start like a TIFF is "not RAW"
+    /// (the decoder calls it truncated, which is right only for RAW-looking files).
+    static func reclassified(_ error: DecodeError, path: String, size: Int64) -> DecodeError {
+        guard case .truncated = error, size < 64 else { return error }
+        let head = FileManager.default.contents(atPath: path).map { [UInt8]($0.prefix(2)) } ?? []
+        if head == [0x49, 0x49] || head == [0x4D, 0x4D] { return error }
+        return .notRaw(path: path, detail: "unrecognised content (\(size) bytes)")
     }
 
     private func recordFailure(_ rep: BatchFileReport, _ fp: InputFingerprint, _ ctx: Context) {
