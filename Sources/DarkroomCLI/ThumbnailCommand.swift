@@ -61,7 +61,14 @@ struct ThumbnailCommand: ParsableCommand {
 
     /// JPEG bytes of the best preview and where they came from.
     static func preview(for path: String, fallbackSize: Int) throws -> ([UInt8], String) {
-        let md = try RawDecoder.metadata(path: path)
+        let md: RawMetadata
+        do { md = try RawDecoder.metadata(path: path) } catch {
+            // Pixels we cannot decode may still carry a preview LibRaw can unpack.
+            if let t = try? LibRawThumbnail.extract(path: path), t.kind == "jpeg", t.bytes.starts(with: [0xFF, 0xD8]) {
+                return (t.bytes, "embedded \(t.width)x\(t.height) JPEG thumbnail")
+            }
+            throw error
+        }
         // 1. The DNG's largest JPEG preview.
         if let p = md.previews.filter({ $0.kind == "jpeg" && $0.length > 2 }).max(by: { $0.width * $0.height < $1.width * $1.height }),
            let fh = FileHandle(forReadingAtPath: path) {

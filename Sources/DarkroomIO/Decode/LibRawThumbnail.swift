@@ -39,7 +39,10 @@ public enum LibRawThumbnail {
         }
         switch p.type {
         case LIBRAW_IMAGE_JPEG:
-            return ExtractedPreview(kind: "jpeg", width: Int(p.width), height: Int(p.height), bytes: bytes)
+            // LibRaw leaves width/height 0 for JPEG thumbnails; its thumbnail record has them.
+            let t = handle.pointee.thumbnail
+            return ExtractedPreview(kind: "jpeg", width: Int(p.width != 0 ? p.width : t.twidth),
+                                    height: Int(p.height != 0 ? p.height : t.theight), bytes: bytes)
         case LIBRAW_IMAGE_BITMAP:
             guard p.colors == 3, p.bits == 8, count >= Int(p.width) * Int(p.height) * 3 else { return nil }
             return ExtractedPreview(kind: "rgb8", width: Int(p.width), height: Int(p.height),
