@@ -116,11 +116,13 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
         if let e = error as? DecodingError {
             switch e {
             case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c):
+                if let u = c.underlyingError { return describe(u) }
                 let path = c.codingPath.map(\.stringValue).joined(separator: ".")
                 return (path.isEmpty ? "" : path + ": ") + c.debugDescription
             @unknown default: break
             }
         }
+        if let e = error as? BatchError { return e.description }
         return "\(error)".replacingOccurrences(of: "\n", with: " ")
     }
 

@@ -22,15 +22,19 @@ public struct SHA256: Sendable {
         var i = 0
         if !buffer.isEmpty {
             let take = min(64 - buffer.count, bytes.count)
-            buffer += bytes[0..<take]
+            buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[0..<take]))
             i = take
-            if buffer.count == 64 { buffer.withUnsafeBytes { block($0) }; buffer.removeAll(keepingCapacity: true) }
+            if buffer.count == 64 {
+                let full = buffer
+                buffer.removeAll(keepingCapacity: true)
+                full.withUnsafeBytes { block($0) }
+            }
         }
         while i + 64 <= bytes.count {
             block(UnsafeRawBufferPointer(rebasing: bytes[i..<i + 64]))
             i += 64
         }
-        if i < bytes.count { buffer += bytes[i...] }
+        if i < bytes.count { buffer.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[i...])) }
     }
 
     public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
@@ -80,8 +84,9 @@ public struct SHA256: Sendable {
         defer { try? fh.close() }
         var s = SHA256()
         while true {
-            guard let chunk = try? fh.read(upToCount: 1 << 20) else { return nil }
-            if chunk.isEmpty { break }
+            let chunk: Data?
+            do { chunk = try fh.read(upToCount: 1 << 20) } catch { return nil }
+            guard let chunk, !chunk.isEmpty else { break }   // nil or empty: end of file
             chunk.withUnsafeBytes { s.update($0) }
         }
         return s.finalize().map { String(format: "%02x", $0) }.joined()

@@ -37,7 +37,7 @@ struct BatchCLITests {
             let e = files.first { $0["relativePath"] as? String == (c as NSString).lastPathComponent }
             #expect(e?["status"] as? String == "failed")
             #expect(((e?["error"] as? String) ?? "").contains((c as NSString).lastPathComponent), "error names the file")
-            #expect(!((e?["category"] as? String) ?? "").isEmpty)
+            #expect(((e?["category"] as? String) ?? "") != "")
         }
         #expect(r1.status == (corrupt.isEmpty ? 0 : 1), "stderr: \(r1.stderr)")
         // One JSON object per line on stderr (not a terminal); LibRaw's own chatter aside.
@@ -117,6 +117,40 @@ struct BatchCLITests {
         }
         let t = S.totals(try S.report(dir + "/r.json"))
         #expect((t["developed"] as? Int ?? 0) + (t["upToDate"] as? Int ?? 0) == inputs.count)
+    }
+
+    /// SIGINT midway: running files finish, no new ones start, exit 130, nothing partial; the
+    /// rerun completes the rest.
+    @Test func sigintStopsCleanly() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let input = dir + "/in", out = dir + "/out"
+        let inputs = try S.writeCharts(in: input, count: 10)
+        guard let bin = S.binary else { throw S.TestFailure("darkroom binary not found") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = ["develop", input, "-o", out, "--jobs", "1", "--quiet", "--log", "json", "--report", dir + "/r.json"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        while p.isRunning && !S.tree(out).contains(where: { $0.hasSuffix(".jpg") }) { usleep(2000) }
+        kill(p.processIdentifier, SIGINT)
+        p.waitUntilExit()
+        let outputs = S.tree(out).filter { !$0.hasPrefix(".") }
+        #expect(!S.tree(out).contains { $0.contains(".tmp-") })
+        if outputs.count < inputs.count {
+            #expect(p.terminationStatus == 130)
+            let t = S.totals(try S.report(dir + "/r.json"))
+            #expect(t["interrupted"] as? Bool == true)
+            #expect((t["notRun"] as? Int ?? 0) == inputs.count - outputs.count)
+        }
+        for o in outputs {
+            let d = try OutputInspector.decodeRGB8([UInt8](Data(contentsOf: URL(fileURLWithPath: out + "/" + o))))
+            #expect(d.width == 584 && d.height == 384)
+        }
+        let r = try S.run(["develop", input, "-o", out, "--jobs", "1", "--quiet"])
+        #expect(r.status == 0)
+        #expect(S.tree(out).filter { !$0.hasPrefix(".") }.count == inputs.count)
     }
 
     /// Three shards into one OUTDIR: disjoint, and together every file; each shard keeps its
