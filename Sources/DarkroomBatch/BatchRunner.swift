@@ -243,6 +243,12 @@ public final class BatchRunner: @unchecked Sendable {
         do { try ctx.manifest.set(outputs: record(.pending) { todo[$0].replace }, clearingFailureOf: input.path) } catch {
             rep.error = error.description; rep.category = "manifest"; return rep
         }
+        // Supplied mattes are checked here, per file, so a missing one fails this file only.
+        if let missing = ctx.export.suppliedMattes.first(where: { !FileManager.default.fileExists(atPath: $0.path) }) {
+            rep.error = "\(input.path): supplied \(missing.kind.rawValue) matte \(missing.path) does not exist"
+            rep.category = "matte"; rep.outputs = []
+            return rep
+        }
         for o in todo {
             let dir = (o.abs as NSString).deletingLastPathComponent
             do { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) } catch {
