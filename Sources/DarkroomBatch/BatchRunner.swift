@@ -172,8 +172,10 @@ public final class BatchRunner: @unchecked Sendable {
             return rep
         }
         var hashed: InputFingerprint?
-        func same(size: Int64, modified: Double, sha: String) -> Bool {
-            if size == stat.size && modified == stat.modified { return true }
+        // Same input content: size+mtime of the same path, else the SHA-256 decides (so a
+        // `touch`, or the same archive reached by another path, causes no work).
+        func same(size: Int64, modified: Double, sha: String, path: String) -> Bool {
+            if path == input.path && size == stat.size && modified == stat.modified { return true }
             if hashed == nil { hashed = stat.withHash(path: input.path) }
             return hashed?.sha256 == sha
         }
@@ -183,8 +185,8 @@ public final class BatchRunner: @unchecked Sendable {
         }
         rep.outputs = outs.map(\.abs)
         // Failed (or not-RAW) before with the same input and recipe: not retried unless asked.
-        if !c.overwrite && !c.retryFailed, let f = ctx.manifest.failure(input.path), f.recipe == ctx.recipeHash,
-           same(size: f.inputSize, modified: f.inputModified, sha: f.inputSHA256) {
+        if !c.overwrite && !c.retryFailed, let f = ctx.manifest.failure(job.name), f.recipe == ctx.recipeHash,
+           same(size: f.inputSize, modified: f.inputModified, sha: f.inputSHA256, path: f.input) {
             rep.status = f.status == "skipped" ? "skipped" : "previously-failed"
             rep.error = f.error; rep.category = f.category; rep.outputs = []
             return rep
@@ -193,8 +195,8 @@ public final class BatchRunner: @unchecked Sendable {
         for o in outs {
             let exists = FileManager.default.fileExists(atPath: o.abs)
             if c.overwrite { todo.append((o.format, o.rel, o.abs, exists)); continue }
-            if let r = ctx.manifest.output(o.rel), r.recipe == ctx.recipeHash, r.input == input.path,
-               same(size: r.inputSize, modified: r.inputModified, sha: r.inputSHA256) {
+            if let r = ctx.manifest.output(o.rel), r.recipe == ctx.recipeHash,
+               same(size: r.inputSize, modified: r.inputModified, sha: r.inputSHA256, path: r.input) {
                 if exists && (r.state == .done || !r.replacing) { continue }
                 if r.state == .pending && r.replacing { todo.append((o.format, o.rel, o.abs, exists)); continue }
             }
@@ -218,7 +220,7 @@ public final class BatchRunner: @unchecked Sendable {
             rep.error = error.description
             rep.category = DevelopFailure.decode(error).category
             rep.outputs = []
-            recordFailure(rep, full, ctx)
+            recordFailure(rep, full, ctx, key: job.name)
             return rep
         }
         let sixteen = ctx.recipe.bitsPerSample == 16 && ctx.formats.contains { $0 != .jpeg }
@@ -240,7 +242,7 @@ public final class BatchRunner: @unchecked Sendable {
             }
             return d
         }
-        do { try ctx.manifest.set(outputs: record(.pending) { todo[$0].replace }, clearingFailureOf: input.path) } catch {
+        do { try ctx.manifest.set(outputs: record(.pending) { todo[$0].replace }, clearingFailureOf: job.name) } catch {
             rep.error = error.description; rep.category = "manifest"; return rep
         }
         // Supplied mattes are checked here, per file, so a missing one fails this file only.
@@ -274,11 +276,11 @@ public final class BatchRunner: @unchecked Sendable {
             rep.category = error.category
             rep.outputs = outs.map(\.abs).filter { FileManager.default.fileExists(atPath: $0) }
             rep.peakMemoryMB = processPeakMemoryMB()
-            recordFailure(rep, full, ctx)
+            recordFailure(rep, full, ctx, key: job.name)
             return rep
         }
         rep.peakMemoryMB = processPeakMemoryMB()
-        do { try ctx.manifest.set(outputs: record(.done) { _ in false }, clearingFailureOf: input.path) } catch {
+        do { try ctx.manifest.set(outputs: record(.done) { _ in false }, clearingFailureOf: job.name) } catch {
             rep.warnings.append("manifest not updated: \(error.description)")
         }
         return rep
@@ -293,11 +295,11 @@ public final class BatchRunner: @unchecked Sendable {
         return .notRaw(path: path, detail: "unrecognised content (\(size) bytes)")
     }
 
-    private func recordFailure(_ rep: BatchFileReport, _ fp: InputFingerprint, _ ctx: Context) {
-        let f = ManifestFailure(recipe: ctx.recipeHash, inputSize: fp.size, inputModified: fp.modified,
+    private func recordFailure(_ rep: BatchFileReport, _ fp: InputFingerprint, _ ctx: Context, key: String) {
+        let f = ManifestFailure(input: rep.input, recipe: ctx.recipeHash, inputSize: fp.size, inputModified: fp.modified,
                                 inputSHA256: fp.sha256 ?? "", status: rep.status, error: rep.error ?? "",
                                 category: rep.category ?? "", time: Date().timeIntervalSince1970)
-        try? ctx.manifest.set(failure: f, for: rep.input)
+        try? ctx.manifest.set(failure: f, for: key)
     }
 }
 

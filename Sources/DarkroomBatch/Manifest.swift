@@ -39,6 +39,7 @@ public struct ManifestRecord: Sendable, Equatable, Codable {
 
 /// What the manifest remembers about an input that failed or was skipped as not RAW.
 public struct ManifestFailure: Sendable, Equatable, Codable {
+    public var input: String
     public var recipe: String
     public var inputSize: Int64
     public var inputModified: Double
@@ -51,7 +52,8 @@ public struct ManifestFailure: Sendable, Equatable, Codable {
 
 /// `OUTDIR/.darkroom-manifest.json` (or `.darkroom-manifest-K-of-N.json` for a shard, so
 /// concurrent shards sharing OUTDIR never overwrite each other's file): output records keyed by
-/// the output's path relative to OUTDIR, and failure records keyed by input path. Every manifest
+/// the output's path relative to OUTDIR, and failure records keyed by the output base name the
+/// input would have had (both independent of how the input root was spelled). Every manifest
 /// file in OUTDIR is read and merged (the newest record wins); this process's file is rewritten
 /// atomically (`AtomicWriter`) after each change.
 ///
@@ -88,20 +90,20 @@ public final class Manifest: @unchecked Sendable {
     }
 
     public func output(_ key: String) -> ManifestRecord? { lock.lock(); defer { lock.unlock() }; return content.outputs[key] }
-    public func failure(_ input: String) -> ManifestFailure? { lock.lock(); defer { lock.unlock() }; return content.failures[input] }
+    public func failure(_ key: String) -> ManifestFailure? { lock.lock(); defer { lock.unlock() }; return content.failures[key] }
     public var outputCount: Int { lock.lock(); defer { lock.unlock() }; return content.outputs.count }
 
     /// Records outputs (and forgets a failure of their input), then saves.
-    public func set(outputs: [String: ManifestRecord], clearingFailureOf input: String) throws(BatchError) {
+    public func set(outputs: [String: ManifestRecord], clearingFailureOf key: String) throws(BatchError) {
         lock.lock(); defer { lock.unlock() }
         for (k, r) in outputs { content.outputs[k] = r }
-        content.failures[input] = nil
+        content.failures[key] = nil
         try save()
     }
 
-    public func set(failure: ManifestFailure, for input: String) throws(BatchError) {
+    public func set(failure: ManifestFailure, for key: String) throws(BatchError) {
         lock.lock(); defer { lock.unlock() }
-        content.failures[input] = failure
+        content.failures[key] = failure
         try save()
     }
 
