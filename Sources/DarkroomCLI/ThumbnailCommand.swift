@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
 import Foundation
@@ -11,7 +12,7 @@ struct ThumbnailCommand: ParsableCommand {
         discussion: """
         DNG previews come from the file's own IFDs (the largest JPEG preview); other RAWs from \
         LibRaw's thumbnail API. A file without a usable preview gets a fast render instead \
-        (bilinear demosaic, box-filtered to --size). Exit status: 0 all written, 1 some failed, \
+        (2×2 CFA quads binned to half size, no demosaic; box-filtered to --size). Exit status: 0 all written, 1 some failed, \
         2 usage error.
         """)
 
@@ -87,12 +88,16 @@ struct ThumbnailCommand: ParsableCommand {
                 return (try JPEGWriter.encode(image), "embedded \(t.width)x\(t.height) bitmap thumbnail")
             }
         }
-        // 3. A fast render: bilinear demosaic, then a box filter to the thumbnail size.
-        let raw = try RawDecoder.decode(path: path)
+        // 3. A fast render: 2×2 CFA quads binned to a half-size RGB image (no demosaic; bilinear
+        //    demosaic at full size when the mosaic cannot be binned), box-filtered to --size.
+        let decoded = try RawDecoder.decode(path: path)
+        let half = decoded.halfSizeBinned()
+        let raw = half ?? decoded
         var recipe = DevelopRecipe()
         recipe.demosaic = .bilinear
         recipe.thumbnailSize = 0
         recipe.bitsPerSample = 8
+        if half != nil { recipe.applyOpcodes = false }
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
                                    samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
         let full = Developer.render(raw, plan: plan)
@@ -102,6 +107,6 @@ struct ThumbnailCommand: ParsableCommand {
         let image = RenderedImage(width: small.width, height: small.height, bitsPerSample: 8, pixels8: small.pixels,
                                   colorSpaceName: full.colorSpaceName, iccProfile: try ICCProfileFactory.profile(for: recipe.colorSpace),
                                   exif: full.exif)
-        return (try JPEGWriter.encode(image), "rendered \(small.width)x\(small.height) (no embedded preview)")
+        return (try JPEGWriter.encode(image), "rendered \(small.width)x\(small.height) from a \(half != nil ? "half-size binned" : "bilinear") render (no embedded preview)")
     }
 }

@@ -234,6 +234,18 @@ struct BatchCLITests {
         #expect(r.status == 0, "\(r.stderr)")
         let d = try OutputInspector.decodeRGB8([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/t/chart-rggb-12bit-D65.jpg"))))
         #expect(d.width == 146 && d.height == 96)
+        #expect(r.stdout.contains("half-size binned"))
+        // The binned render matches the full develop box-filtered to the same size within a few
+        // levels on average (only resampling and JPEG differ).
+        let full = try S.run(["develop", inputs[0], "-o", dir + "/full", "--quiet", "--thumbnail-size", "0"])
+        #expect(full.status == 0)
+        let f = try OutputInspector.decodeRGB8([UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/full/chart-rggb-12bit-D65.jpg"))))
+        let image = RenderedImage(width: f.width, height: f.height, bitsPerSample: 8, pixels8: f.pixels, colorSpaceName: "srgb", iccProfile: [])
+        let small = try #require(Thumbnailer.thumbnail(of: image, longSide: 146))
+        #expect(small.width == d.width && small.height == d.height)
+        let meanDiff = zip(small.pixels, d.pixels).reduce(0.0) { $0 + abs(Double($1.0) - Double($1.1)) } / Double(d.pixels.count)
+        #expect(meanDiff < 4, "mean |difference| \(meanDiff) levels")
+        print("thumbnail: half-size binned vs full develop: mean |difference| \(meanDiff) levels")
         if let dng = S.sharedSamples("dng")?.appendingPathComponent("photoprism_canon_eos_6d.dng"),
            FileManager.default.fileExists(atPath: dng.path) {
             let r2 = try S.run(["thumbnail", dng.path, "-o", dir + "/t"])
