@@ -74,6 +74,29 @@ struct BatchUnitTests {
         #expect(throws: BatchError.self) { try OutputNamer(template: "{stem") }
     }
 
+    /// Files, directories (flat and recursive) and globs; hidden files and OUTDIR are never
+    /// picked up; relative paths are taken from each input's root.
+    @Test func inputExpansion() throws {
+        let dir = BatchTestSupport.tempDirectory()
+        defer { BatchTestSupport.cleanup(dir) }
+        let fm = FileManager.default
+        for p in ["a/x.dng", "a/.hidden.dng", "a/sub/y.dng", "a/out/z.jpg", "b/x.dng", "b/w.nef"] {
+            try fm.createDirectory(atPath: dir + "/" + (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            fm.createFile(atPath: dir + "/" + p, contents: Data([1, 2, 3]))
+        }
+        let flat = try InputExpander.expand([dir + "/a"], recursive: false)
+        #expect(flat.map(\.relativePath) == ["x.dng"])
+        let deep = try InputExpander.expand([dir + "/a"], recursive: true, excluding: dir + "/a/out")
+        #expect(deep.map(\.relativePath) == ["sub/y.dng", "x.dng"])
+        #expect(deep.allSatisfy { !$0.explicit })
+        let globbed = try InputExpander.expand([dir + "/*/x.dng", dir + "/b/*.nef"], recursive: false)
+        #expect(globbed.map(\.relativePath) == ["a/x.dng", "b/x.dng", "w.nef"])
+        let named = try InputExpander.expand([dir + "/b/x.dng", dir + "/b/x.dng", dir + "/missing.dng"], recursive: false)
+        #expect(named.map(\.relativePath) == ["x.dng", "missing.dng"], "duplicates removed, missing kept to be reported")
+        #expect(named.allSatisfy { $0.explicit })
+        #expect(throws: BatchError.self) { _ = try InputExpander.expand([dir + "/*.cr3"], recursive: false) }
+    }
+
     @Test func memorySizesAndEstimate() {
         #expect(MemoryGate.parseSize("4G") == 4 << 30)
         #expect(MemoryGate.parseSize("512M") == 512 << 20)
