@@ -11,6 +11,7 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         // One tiny module per C library, found through pkg-config (Debian -dev packages).
@@ -32,7 +33,7 @@ let package = Package(
             name: "DarkroomIO",
             dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
         ),
-        .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO"]),
+        .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "DarkroomCLI",
             dependencies: [
@@ -55,6 +56,7 @@ let package = Package(
 
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
         .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
+        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
     ]
 )

@@ -1,4 +1,4 @@
-// DarkroomBatch: job planning, concurrency and reports live here (see DESIGN.md).
+// DarkroomBatch: job planning, concurrency, progress, reports and resume (see DESIGN.md).
 import DarkroomCore
 import DarkroomIO
 

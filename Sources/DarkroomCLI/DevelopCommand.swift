@@ -1,158 +1,120 @@
 import ArgumentParser
+import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
 import Dispatch
 import Foundation
 
-/// `darkroom develop FILE... -o OUTDIR`
+extension ProgressReporter.Mode: ExpressibleByArgument {}
+
+/// `darkroom develop INPUT... -o OUTDIR`
 struct DevelopCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "develop",
-        abstract: "Develop RAW/DNG files (or Bayer dumps) into JPEG, HEIF or TIFF.",
+        abstract: "Develop RAW/DNG files (or Bayer dumps) into JPEG, HEIF or TIFF, in batches.",
         discussion: """
-        Each input FILE becomes OUTDIR/NAME.jpg (or .heic/.tif), NAME being the input's name \
-        without extension. Outputs are written atomically; an existing output is never replaced \
-        unless --overwrite is given. A file that fails prints one line naming it and the reason \
-        on stderr and the others still run; the exit status is 1 if any file failed.
+        INPUTs are files, directories (their files; --recursive for sub-folders) and glob \
+        patterns. RAW files are recognised by content: a non-RAW file found in a directory is \
+        skipped and reported, a non-RAW file named explicitly is a failure. Each input becomes \
+        OUTDIR/NAME.jpg (.heic/.tif), NAME from --name (default '{dir}/{stem}': the input's \
+        folder below its input root and its name without extension, so equal names from \
+        different folders never collide; remaining collisions get -2, -3, …). Names never \
+        leave OUTDIR.
+
+        Files run concurrently (--jobs, default one per core) while their estimated working \
+        sets fit in --memory; each image's tiles use cores ÷ files-in-flight threads.
+
+        Outputs are written to a temporary file and renamed, so an interrupted run never \
+        leaves a partial output and never replaces a good one; --overwrite is explicit. \
+        OUTDIR/.darkroom-manifest.json records each output's input SHA-256 (plus size and \
+        mtime, checked first) and recipe hash: rerunning the same command skips what is up to \
+        date and the inputs that failed before with the same content and recipe (--retry-failed \
+        retries them). Ctrl-C stops starting new files and lets running ones finish (again: \
+        abort now); the exit status is then 130.
+
+        --shard K/N (1 ≤ K ≤ N) develops only the inputs whose hash of their path relative to \
+        their input root falls in shard K, so N machines share one archive without coordinating.
+
+        Exit status: 0 every file developed or up to date (non-RAW files in directories \
+        skipped), 1 some files failed, 2 usage error, 130 interrupted.
         """)
 
-    @Argument(help: "Input files (DNG, any RAW LibRaw reads, or Bayer dumps with --bayer).")
-    var files: [String]
+    @Argument(help: "Input files, directories and glob patterns (DNG, any RAW LibRaw reads, or Bayer dumps with --bayer).")
+    var inputs: [String]
 
     @Option(name: [.short, .customLong("output")], help: "Output directory (created if missing).")
     var outputDirectory: String
 
-    @Option(help: "Output format: jpeg, heif or tiff.")
-    var format: OutputFormat = .jpeg
+    @Flag(name: .shortAndLong, help: "Descend into sub-directories of directory inputs.")
+    var recursive = false
 
-    @Option(help: "Encoder quality 1…100 (default: JPEG 90, HEIF 60).")
-    var quality: Int?
-
-    @Flag(help: "Replace existing outputs.")
+    @Flag(help: "Replace existing outputs and redo everything, even up-to-date files.")
     var overwrite = false
 
-    @Flag(name: .customLong("strip-metadata"), help: "Write no EXIF/XMP/thumbnail (the ICC profile is always embedded).")
-    var stripMetadata = false
+    @Flag(name: .customLong("retry-failed"), help: "Retry inputs that failed before with the same content and recipe.")
+    var retryFailed = false
 
-    @Option(help: "Files developed at once (default 1; each image is tile-parallel anyway).")
-    var jobs: Int = 1
+    @Option(help: "Files developed at once (default: one per core).")
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Memory budget for all files in flight, e.g. 4G or 512M (default: half the physical memory).", valueName: "size"))
+    var memory: String?
+
+    @Option(help: ArgumentHelp("Develop only shard K of N (1-based), chosen by a hash of each input's relative path.", valueName: "K/N"))
+    var shard: String?
 
     @Option(help: "Write a JSON report of every file's result to this path.")
     var report: String?
 
+    @Option(help: "Log style: auto (progress line on a terminal, else json), progress, json (one object per event on stderr), text.")
+    var log: ProgressReporter.Mode = .auto
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var recipeOptions: RecipeOptions
 
     func validate() throws {
-        guard !files.isEmpty else { throw ValidationError("give at least one input file") }
-        if let q = quality, !(1...100).contains(q) { throw ValidationError("--quality must be 1…100") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be ≥ 1") }
-        if format == .jpeg && recipeOptions.bitDepth == 16 { throw ValidationError("JPEG is 8-bit; use --format tiff or heif for --bit-depth 16") }
+        guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
+        if let memory, MemoryGate.parseSize(memory) == nil { throw ValidationError("--memory must be a size like 4G, 512M or 1048576") }
+        if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) } }
+        _ = try outputOptions.effective(recipeOptions)
     }
 
     func run() throws {
-        var recipe = try recipeOptions.recipe()
-        let decode = try recipeOptions.decodeOptions()
-        var export = ExportOptions()
-        export.format = format
-        export.quality = quality
-        export.overwrite = overwrite
-        export.stripMetadata = stripMetadata
-        do { try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true) } catch {
-            throw CLIError("\(outputDirectory): cannot create output directory (\((error as NSError).localizedDescription))")
+        let recipe = try outputOptions.effective(recipeOptions)
+        var decode = try recipeOptions.decodeOptions()
+        if let opcodes = recipe.develop.opcodes { decode.applyOpcodeList1 = opcodes }
+        var config = BatchConfiguration(inputs: inputs, outputDirectory: outputDirectory)
+        config.recursive = recursive
+        config.recipe = recipe
+        config.decode = decode
+        if let jobs { config.jobs = jobs }
+        if let memory, let m = MemoryGate.parseSize(memory) { config.memoryBudget = m }
+        if let shard { config.shard = try Shard(parsing: shard) }
+        config.overwrite = overwrite
+        config.retryFailed = retryFailed
+        let reporter = ProgressReporter(mode: log, quiet: quiet)
+        Interrupt.shared.install(cleanupDirectory: outputDirectory)
+        let runner = BatchRunner(configuration: config) { reporter.handle($0) }
+        let result: BatchReport
+        do { result = try runner.run() } catch {
+            reporter.finish()
+            if case .usage = error { Console.err("darkroom: error: \(error.description)"); throw ExitCode(2) }
+            throw CLIError(error.description)
         }
-        if recipe.threads == 0 && jobs > 1 {
-            recipe.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / jobs)
-        }
-        // Two inputs with the same base name would write the same output: refuse before any work.
-        var seen: [String: String] = [:]
-        for f in files {
-            let out = FileDeveloper.outputPath(for: f, outputDirectory: outputDirectory, format: format)
-            if let other = seen[out] { throw CLIError("\(f): output \(out) would also be written by \(other)") }
-            seen[out] = f
-        }
-        let results = ResultBox(count: files.count)
-        let next = NextIndex()
-        let files = self.files, outputDirectory = self.outputDirectory, quiet = self.quiet
-        let recipeCopy = recipe
-        let exportCopy = export
-        DispatchQueue.concurrentPerform(iterations: min(jobs, files.count)) { _ in
-            while let i = next.take(below: files.count) {
-                let input = files[i]
-                let output = FileDeveloper.outputPath(for: input, outputDirectory: outputDirectory, format: exportCopy.format)
-                do throws(DevelopFailure) {
-                    let r = try FileDeveloper.develop(input: input, output: output, recipe: recipeCopy, export: exportCopy, decode: decode)
-                    results.set(i, .success(r))
-                    if !quiet {
-                        let secs = (r.decodeMilliseconds + r.renderMilliseconds + r.encodeMilliseconds) / 1000
-                        Console.out("\(input) → \(output) (\(r.width)x\(r.height), \(r.bytes / 1024) KiB, \(String(format: "%.2f", secs)) s)")
-                        for w in r.warnings { Console.err("darkroom: warning: \(input): \(w)") }
-                    }
-                } catch {
-                    results.set(i, .failure(error))
-                    Console.err("darkroom: error: \(error.description)")
-                }
-            }
-        }
-        let all = results.all
         if let report {
-            let entries = zip(files, all).map { f, r in ReportEntry(input: f, result: r) }
-            let summary = Report(files: entries.count, succeeded: entries.filter { $0.status == "ok" }.count, entries: entries)
             let enc = JSONEncoder()
-            enc.outputFormatting = [.prettyPrinted, .sortedKeys]
+            enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             do {
-                let data = try enc.encode(summary)
+                let data = try enc.encode(result)
                 try AtomicWriter.write([UInt8](data), to: report, overwrite: true)
             } catch { throw CLIError("\(report): cannot write report (\(error))") }
         }
-        if all.contains(where: { if case .failure = $0 { return true } else { return false } }) {
-            throw ExitCode(1)
-        }
-    }
-}
-
-struct Report: Codable {
-    var files: Int
-    var succeeded: Int
-    var entries: [ReportEntry]
-}
-
-struct ReportEntry: Codable {
-    var input: String
-    var status: String
-    var output: String?
-    var error: String?
-    var category: String?
-    var result: DevelopResult?
-    init(input: String, result: Result<DevelopResult, DevelopFailure>?) {
-        self.input = input
-        switch result {
-        case .success(let r): status = "ok"; output = r.output; self.result = r
-        case .failure(let e): status = "failed"; error = e.description; category = e.category
-        case nil: status = "not-run"
-        }
-    }
-}
-
-/// Thread-safe slots for per-file results.
-final class ResultBox: @unchecked Sendable {
-    private var slots: [Result<DevelopResult, DevelopFailure>?]
-    private let lock = NSLock()
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-    func set(_ i: Int, _ r: Result<DevelopResult, DevelopFailure>) { lock.lock(); slots[i] = r; lock.unlock() }
-    var all: [Result<DevelopResult, DevelopFailure>?] { lock.lock(); defer { lock.unlock() }; return slots }
-}
-
-final class NextIndex: @unchecked Sendable {
-    private var value = 0
-    private let lock = NSLock()
-    func take(below n: Int) -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard value < n else { return nil }
-        value += 1
-        return value - 1
+        reporter.summary(result)
+        if result.exitCode != 0 { throw ExitCode(result.exitCode) }
     }
 }
 

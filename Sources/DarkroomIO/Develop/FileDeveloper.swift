@@ -9,6 +9,14 @@ public enum OutputFormat: String, Sendable, Codable, CaseIterable {
     }
 }
 
+/// A matte the caller supplies as an 8-bit greyscale PNG instead of having it computed
+/// (`--matte KIND=FILE.png`). The file's existence is checked when the image is developed.
+public struct SuppliedMatteSpec: Sendable, Equatable, Codable {
+    public var kind: MatteKind
+    public var path: String
+    public init(kind: MatteKind, path: String) { self.kind = kind; self.path = path }
+}
+
 /// How the developed image is written.
 public struct ExportOptions: Sendable, Equatable {
     public var format: OutputFormat = .jpeg
@@ -18,6 +26,10 @@ public struct ExportOptions: Sendable, Equatable {
     public var overwrite: Bool = false
     /// Omit EXIF/XMP/thumbnail (ICC is always embedded).
     public var stripMetadata: Bool = false
+    /// Mattes to compute and embed as auxiliary planes (`--mattes`); wired by the matte builder.
+    public var computedMattes: [MatteKind] = []
+    /// Mattes read from PNG files and embedded as auxiliary planes (`--matte KIND=FILE.png`).
+    public var suppliedMattes: [SuppliedMatteSpec] = []
     public init() {}
 }
 
@@ -83,11 +95,24 @@ public enum FileDeveloper {
 
     public static func develop(input: String, output: String, recipe: DevelopRecipe, export: ExportOptions,
                                decode: DecodeOptions = .init()) throws(DevelopFailure) -> DevelopResult {
-        if !export.overwrite && FileManager.default.fileExists(atPath: output) {
-            throw .write(.exists(path: output))
+        let results = try develop(input: input, outputs: [(export.format, output)], recipe: recipe, export: export,
+                                  decode: decode)
+        guard let first = results.first else { throw .encode(path: input, reason: "no output produced") }
+        return first
+    }
+
+    /// Decodes and renders `input` once, then encodes and atomically writes one file per
+    /// `(format, path)` pair (`export.format` is ignored). The render is 16-bit when
+    /// `recipe.bitsPerSample` is 16 and some output is HEIF or TIFF; a JPEG made from a 16-bit
+    /// render is reduced to 8 bits by rounding (x · 255 / 65535). Outputs already written stay
+    /// written when a later one fails. Results are in the order of `outputs`.
+    public static func develop(input: String, outputs: [(format: OutputFormat, path: String)], recipe: DevelopRecipe,
+                               export: ExportOptions, decode: DecodeOptions = .init()) throws(DevelopFailure) -> [DevelopResult] {
+        if !export.overwrite, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            throw .write(.exists(path: existing.path))
         }
         var recipe = recipe
-        if export.format == .jpeg { recipe.bitsPerSample = 8 }
+        if outputs.allSatisfy({ $0.format == .jpeg }) { recipe.bitsPerSample = 8 }
         let t0 = DispatchTime.now().uptimeNanoseconds
         let raw: RawImage
         do { raw = try RawDecoder.decode(path: input, options: decode) } catch { throw .decode(error) }
@@ -95,40 +120,60 @@ public enum FileDeveloper {
         let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: input)
         var image = Developer.render(raw, plan: plan)
         let t2 = DispatchTime.now().uptimeNanoseconds
+        let decodeMs = Double(t1 - t0) / 1e6, renderMs = Double(t2 - t1) / 1e6
         do { image.iccProfile = try ICCProfileFactory.profile(for: recipe.colorSpace) } catch {
             throw .encode(path: input, reason: "ICC profile: \(error)")
         }
         image.exif.software = "Darkroom \(DarkroomVersion.string)"
         if export.stripMetadata { image.exif = ExifInfo(); image.thumbnail = nil }
+        var results: [DevelopResult] = []
+        for (format, output) in outputs {
+            let e0 = DispatchTime.now().uptimeNanoseconds
+            let bytes = try encode(image, format: format, export: export, input: input)
+            do { try AtomicWriter.write(bytes, to: output, overwrite: export.overwrite) } catch { throw .write(error) }
+            let e1 = DispatchTime.now().uptimeNanoseconds
+            results.append(DevelopResult(input: input, output: output, format: format.rawValue,
+                                         colorSpace: recipe.colorSpace.rawValue, width: image.width, height: image.height,
+                                         bytes: bytes.count, warnings: plan.warnings,
+                                         decodeMilliseconds: decodeMs, renderMilliseconds: renderMs,
+                                         encodeMilliseconds: Double(e1 - e0) / 1e6))
+        }
+        return results
+    }
+
+    /// One container's bytes for a rendered image.
+    public static func encode(_ image: RenderedImage, format: OutputFormat, export: ExportOptions,
+                              input: String) throws(DevelopFailure) -> [UInt8] {
         // DateTime = the capture time (never "now"), so the same input gives the same bytes.
         let stamp = image.exif.dateTimeOriginal ?? ""
-        let bytes: [UInt8]
         do {
-            switch export.format {
+            switch format {
             case .jpeg:
                 var o = JPEGOptions()
                 if let q = export.quality { o.quality = q }
                 o.stripMetadata = export.stripMetadata
                 o.dateTime = stamp
-                bytes = try JPEGWriter.encode(image, options: o)
+                return try JPEGWriter.encode(image.bitsPerSample == 16 ? reducedTo8Bits(image) : image, options: o)
             case .heif:
                 var o = HEIFOptions()
                 if let q = export.quality { o.quality = q }
                 o.stripMetadata = export.stripMetadata
                 o.dateTime = stamp
-                bytes = try HEIFWriter.encode(image, options: o)
+                return try HEIFWriter.encode(image, options: o)
             case .tiff:
                 var o = TIFFOptions()
                 o.dateTime = stamp
-                bytes = try TIFFWriter.encode(image, options: o)
+                return try TIFFWriter.encode(image, options: o)
             }
         } catch { throw .encode(path: input, reason: "\(error)") }
-        do { try AtomicWriter.write(bytes, to: output, overwrite: export.overwrite) } catch { throw .write(error) }
-        let t3 = DispatchTime.now().uptimeNanoseconds
-        return DevelopResult(input: input, output: output, format: export.format.rawValue,
-                             colorSpace: recipe.colorSpace.rawValue, width: image.width, height: image.height,
-                             bytes: bytes.count, warnings: plan.warnings,
-                             decodeMilliseconds: Double(t1 - t0) / 1e6, renderMilliseconds: Double(t2 - t1) / 1e6,
-                             encodeMilliseconds: Double(t3 - t2) / 1e6)
+    }
+
+    /// A 16-bit render as 8 bits per sample, rounding each value to the nearest of 256 levels.
+    static func reducedTo8Bits(_ image: RenderedImage) -> RenderedImage {
+        var out = image
+        out.bitsPerSample = 8
+        out.pixels8 = image.pixels16.map { UInt8((UInt32($0) * 255 + 32767) / 65535) }
+        out.pixels16 = []
+        return out
     }
 }
