@@ -10,7 +10,7 @@ import Yams
 ///     color-space: srgb | p3 | …        demosaic: gbtf | …      wb: as-shot | 5500,+10 | xy:0.31,0.33
 ///     exposure: 0.5                     baseline-exposure: true  tone: standard | linear
 ///     bit-depth: 8 | 16                 dither: true             crop: true
-///     orientation: true                 opcodes: true            thumbnail-size: 320
+///     orientation: true                 opcodes: all             thumbnail-size: 320
 ///     tile-size: 256                    threads: 0
 ///     format: [jpeg, tiff]  (or "jpeg,tiff")                     quality: 90
 ///     strip-metadata: false             name: "{stem}"           mattes: [gamut, clipping]

@@ -86,7 +86,9 @@ struct DevelopCommand: ParsableCommand {
     func run() throws {
         let recipe = try outputOptions.effective(recipeOptions)
         var decode = try recipeOptions.decodeOptions()
-        if let opcodes = recipe.develop.opcodes { decode.applyOpcodeList1 = opcodes }
+        if recipe.develop.opcodes != nil, let r = try? DevelopRecipe().applying(recipe.develop) {
+            decode.applyOpcodeList1 = r.applyOpcodes && r.opcodeLists.contains(1)
+        }
         var config = BatchConfiguration(inputs: inputs, outputDirectory: outputDirectory)
         config.recursive = recursive
         config.recipe = recipe

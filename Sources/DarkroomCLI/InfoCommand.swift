@@ -30,7 +30,7 @@ struct InfoCommand: ParsableCommand {
                     let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
                     let summary = try OutputInspector.inspect(bytes)
                     if json { jsonItems.append(try Self.encode(summary)) } else {
-                        Console.out("\(path): \(kind) output"); Console.out(Self.indent(try Self.encode(summary)))
+                        Console.out("\(path): \(kind) output"); Console.out(Self.indent(try Self.textSummary(summary)))
                     }
                 } catch {
                     Console.err("darkroom: error: \(path): cannot inspect \(kind) (\(error))"); failed = true
@@ -75,6 +75,15 @@ struct InfoCommand: ParsableCommand {
         enc.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         enc.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
         return String(decoding: try enc.encode(v), as: UTF8.self)
+    }
+
+    /// The summary as indented text, without the raw ICC bytes (the JSON form has them).
+    static func textSummary<T: Encodable>(_ v: T) throws -> String {
+        let data = try JSONEncoder().encode(v)
+        guard var obj = try JSONSerialization.jsonObject(with: data) as? [String: Any] else { return try encode(v) }
+        obj.removeValue(forKey: "iccProfile")
+        let pretty = try JSONSerialization.data(withJSONObject: obj, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+        return String(decoding: pretty, as: UTF8.self)
     }
 
     static func indent(_ s: String) -> String { s.split(separator: "\n").map { "  " + $0 }.joined(separator: "\n") }

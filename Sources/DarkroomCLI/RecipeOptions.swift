@@ -6,6 +6,7 @@ extension OutputColorSpace: ExpressibleByArgument {}
 extension DemosaicAlgorithm: ExpressibleByArgument {}
 extension ToneCurve.Mode: ExpressibleByArgument {}
 extension OutputFormat: ExpressibleByArgument {}
+extension GamutMode: ExpressibleByArgument {}
 
 /// Options shared by `develop`, `explain` and `recipe`: everything that changes pixels. Every
 /// option is optional so that a recipe file's value is overridden only by flags actually given
@@ -17,8 +18,26 @@ struct RecipeOptions: ParsableArguments {
     @Option(help: "Demosaic algorithm: \(DemosaicAlgorithm.allCases.map(\.rawValue).joined(separator: ", ")) (default \(DemosaicAlgorithm.default.rawValue)).")
     var demosaic: DemosaicAlgorithm?
 
-    @Option(help: ArgumentHelp("White balance: as-shot (default), KELVIN[,TINT] (e.g. 5500 or 5500,+10), or xy:X,Y.", valueName: "wb"))
+    @Option(help: ArgumentHelp("White balance: as-shot (default), camera, auto (iterative grey world on near-neutral, unclipped samples), daylight, cloudy, shade, tungsten, fluorescent, flash, KELVIN[,TINT] (e.g. 5500 or 5500,+10; solved through the camera profile), or xy:X,Y.", valueName: "wb"))
     var wb: String?
+
+    @Option(name: .customLong("wb-rect"), help: ArgumentHelp("White balance from a neutral patch x,y,w,h (displayed-image pixels).", valueName: "x,y,w,h"))
+    var wbRect: String?
+
+    @Option(name: .customLong("wb-gains"), help: ArgumentHelp("White balance as channel gains r,g,b.", valueName: "r,g,b"))
+    var wbGains: String?
+
+    @Option(help: ArgumentHelp("Camera profile (.dcp) to use instead of the file's own.", valueName: "file.dcp"))
+    var profile: String?
+
+    @Option(name: .customLong("profile-name"), help: "Use the embedded camera profile with this ProfileName (see `darkroom profiles FILE`).")
+    var profileName: String?
+
+    @Flag(inversion: .prefixedNo, help: "Apply the profile's HueSatMap/LookTable/ProfileToneCurve (default on).")
+    var profileLook: Bool?
+
+    @Option(help: "Gamut mapping: preserve-hue (default: out-of-gamut colours desaturated toward their luminance) or clip (per-channel clipping).")
+    var gamut: GamutMode?
 
     @Option(help: "Exposure in stops, added to the file's BaselineExposure (default 0).")
     var exposure: Double?
@@ -38,8 +57,8 @@ struct RecipeOptions: ParsableArguments {
     @Flag(inversion: .prefixedNo, help: "Apply DefaultCrop (default on).")
     var crop: Bool?
 
-    @Flag(inversion: .prefixedNo, help: "Apply OpcodeList1/2/3 (default on).")
-    var opcodes: Bool?
+    @Option(help: ArgumentHelp("DNG opcode lists to apply: all (default), none, or e.g. list1,list3.", valueName: "lists"))
+    var opcodes: String?
 
     @Option(name: .customLong("thumbnail-size"), help: "Long side of the embedded thumbnail in pixels (0 = none; default 320).")
     var thumbnailSize: Int?
@@ -79,6 +98,12 @@ struct RecipeOptions: ParsableArguments {
         s.colorSpace = colorSpace
         s.demosaic = demosaic
         s.wb = wb
+        s.wbRect = wbRect
+        s.wbGains = wbGains
+        s.profile = profile
+        s.profileName = profileName
+        s.profileLook = profileLook
+        s.gamut = gamut
         s.exposure = exposure
         s.baselineExposure = baselineExposure
         s.tone = tone
@@ -97,7 +122,8 @@ struct RecipeOptions: ParsableArguments {
     }
 
     func decodeOptions() throws -> DecodeOptions {
-        var o = DecodeOptions(applyOpcodeList1: opcodes ?? true)
+        let r = (try? DevelopRecipe().applying(settings())) ?? DevelopRecipe()
+        var o = DecodeOptions(applyOpcodeList1: r.applyOpcodes && r.opcodeLists.contains(1))
         if let bayer {
             guard let cfa = CFAPattern(name: bayer) else { throw ValidationError("--bayer must be rggb, grbg, bggr or gbrg") }
             guard let size, let wh = BayerDumpParameters.parseSize(size) else { throw ValidationError("--bayer needs --size WIDTHxHEIGHT") }

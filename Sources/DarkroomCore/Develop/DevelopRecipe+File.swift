@@ -7,8 +7,21 @@ extension DevelopRecipe {
     public struct FileSettings: Sendable, Equatable, Codable {
         public var colorSpace: OutputColorSpace?
         public var demosaic: DemosaicAlgorithm?
-        /// `as-shot`, `KELVIN[,TINT]` or `xy:X,Y` (as `--wb`).
+        /// `as-shot`, `camera`, `auto`, a preset (`daylight`, `cloudy`, `shade`, `tungsten`,
+        /// `fluorescent`, `flash`), `KELVIN[,TINT]` or `xy:X,Y` (as `--wb`).
         public var wb: String?
+        /// `x,y,w,h` of a neutral patch in the displayed image (as `--wb-rect`).
+        public var wbRect: String?
+        /// `r,g,b` white-balance gains (as `--wb-gains`).
+        public var wbGains: String?
+        /// External camera profile `.dcp` (as `--profile`).
+        public var profile: String?
+        /// Embedded profile by ProfileName (as `--profile-name`).
+        public var profileName: String?
+        /// Apply the profile's HueSatMap/LookTable/ProfileToneCurve (as `--profile-look`).
+        public var profileLook: Bool?
+        /// `preserve-hue` or `clip` (as `--gamut`).
+        public var gamut: GamutMode?
         public var exposure: Double?
         public var baselineExposure: Bool?
         public var tone: ToneCurve.Mode?
@@ -16,7 +29,8 @@ extension DevelopRecipe {
         public var dither: Bool?
         public var crop: Bool?
         public var orientation: Bool?
-        public var opcodes: Bool?
+        /// `all`, `none`, or a list like `list1,list3` (as `--opcodes`).
+        public var opcodes: String?
         public var thumbnailSize: Int?
         public var tileSize: Int?
         public var threads: Int?
@@ -24,7 +38,8 @@ extension DevelopRecipe {
         public init() {}
 
         public enum CodingKeys: String, CodingKey, CaseIterable {
-            case colorSpace = "color-space", demosaic, wb, exposure, baselineExposure = "baseline-exposure", tone
+            case colorSpace = "color-space", demosaic, wb, wbRect = "wb-rect", wbGains = "wb-gains", profile
+            case profileName = "profile-name", profileLook = "profile-look", gamut, exposure, baselineExposure = "baseline-exposure", tone
             case bitDepth = "bit-depth", dither, crop, orientation, opcodes, thumbnailSize = "thumbnail-size"
             case tileSize = "tile-size", threads
         }
@@ -35,6 +50,12 @@ extension DevelopRecipe {
             r.colorSpace = other.colorSpace ?? colorSpace
             r.demosaic = other.demosaic ?? demosaic
             r.wb = other.wb ?? wb
+            r.wbRect = other.wbRect ?? wbRect
+            r.wbGains = other.wbGains ?? wbGains
+            r.profile = other.profile ?? profile
+            r.profileName = other.profileName ?? profileName
+            r.profileLook = other.profileLook ?? profileLook
+            r.gamut = other.gamut ?? gamut
             r.exposure = other.exposure ?? exposure
             r.baselineExposure = other.baselineExposure ?? baselineExposure
             r.tone = other.tone ?? tone
@@ -63,7 +84,11 @@ extension DevelopRecipe {
         var s = FileSettings()
         s.colorSpace = colorSpace
         s.demosaic = demosaic
-        s.wb = Self.formatWhiteBalance(whiteBalance)
+        s.wb = whiteBalanceRequest.map(Self.formatWhiteBalanceRequest) ?? Self.formatWhiteBalance(whiteBalance)
+        s.profile = profilePath
+        s.profileName = profileName
+        s.profileLook = applyProfileLook
+        s.gamut = gamut
         s.exposure = exposureStops
         s.baselineExposure = applyBaselineExposure
         s.tone = tone
@@ -71,7 +96,7 @@ extension DevelopRecipe {
         s.dither = dither
         s.crop = applyDefaultCrop
         s.orientation = applyOrientation
-        s.opcodes = applyOpcodes
+        s.opcodes = !applyOpcodes ? "none" : opcodeLists == [1, 2, 3] ? "all" : opcodeLists.sorted().map { "list\($0)" }.joined(separator: ",")
         s.thumbnailSize = thumbnailSize
         s.tileSize = tileSize
         s.threads = threads
@@ -83,7 +108,13 @@ extension DevelopRecipe {
         var r = self
         if let v = s.colorSpace { r.colorSpace = v }
         if let v = s.demosaic { r.demosaic = v }
-        if let v = s.wb { r.whiteBalance = try Self.parseWhiteBalance(v) }
+        if let v = s.wb { try r.setWhiteBalance(v, key: "wb") }
+        if let v = s.wbRect { try r.setWhiteBalance("rect:" + v, key: "wb-rect") }
+        if let v = s.wbGains { try r.setWhiteBalance("gains:" + v, key: "wb-gains") }
+        if let v = s.profile { r.profilePath = v.isEmpty ? nil : v }
+        if let v = s.profileName { r.profileName = v.isEmpty ? nil : v }
+        if let v = s.profileLook { r.applyProfileLook = v }
+        if let v = s.gamut { r.gamut = v }
         if let v = s.exposure {
             guard v.isFinite, abs(v) <= 10 else { throw SettingsError(key: "exposure", reason: "must be within ±10 stops") }
             r.exposureStops = v
@@ -97,7 +128,23 @@ extension DevelopRecipe {
         if let v = s.dither { r.dither = v }
         if let v = s.crop { r.applyDefaultCrop = v }
         if let v = s.orientation { r.applyOrientation = v }
-        if let v = s.opcodes { r.applyOpcodes = v }
+        if let v = s.opcodes {
+            let t = v.lowercased().replacingOccurrences(of: " ", with: "")
+            switch t {
+            case "all", "true", "yes": r.applyOpcodes = true; r.opcodeLists = [1, 2, 3]
+            case "none", "false", "no": r.applyOpcodes = false
+            default:
+                var lists = Set<Int>()
+                for part in t.split(separator: ",") {
+                    guard part.hasPrefix("list"), let n = Int(part.dropFirst(4)), (1...3).contains(n) else {
+                        throw SettingsError(key: "opcodes", reason: "must be all, none, or a list of list1, list2, list3")
+                    }
+                    lists.insert(n)
+                }
+                guard !lists.isEmpty else { throw SettingsError(key: "opcodes", reason: "empty list") }
+                r.applyOpcodes = true; r.opcodeLists = lists
+            }
+        }
         if let v = s.thumbnailSize {
             guard v >= 0 else { throw SettingsError(key: "thumbnail-size", reason: "must be ≥ 0") }
             r.thumbnailSize = v
@@ -111,6 +158,32 @@ extension DevelopRecipe {
             r.threads = v
         }
         return r
+    }
+
+    /// Sets white balance from `--wb`-style text: plain specs (as-shot, K[,tint], xy) directly,
+    /// image-dependent ones (auto, presets, rect, gains) as a request resolved at plan time.
+    mutating func setWhiteBalance(_ text: String, key: String) throws(SettingsError) {
+        let request: WhiteBalanceRequest
+        do { request = try WhiteBalanceRequest.parse(text) } catch { throw SettingsError(key: key, reason: error.description) }
+        switch request {
+        case .asShot: whiteBalance = .asShot; whiteBalanceRequest = nil
+        case .temperature(let k, let t): whiteBalance = .temperature(kelvin: k, tint: t); whiteBalanceRequest = nil
+        case .whiteXY(let c): whiteBalance = .whiteXY(c); whiteBalanceRequest = nil
+        default: whiteBalanceRequest = request
+        }
+    }
+
+    /// Recipe spelling of an image-dependent white-balance request.
+    public static func formatWhiteBalanceRequest(_ r: WhiteBalanceRequest) -> String {
+        switch r {
+        case .asShot: return "as-shot"
+        case .auto: return "auto"
+        case .preset(let p): return p.rawValue
+        case .temperature(let k, let t): return formatWhiteBalance(.temperature(kelvin: k, tint: t))
+        case .whiteXY(let c): return formatWhiteBalance(.whiteXY(c))
+        case .rect(let q): return "rect:\(q.x),\(q.y),\(q.width),\(q.height)"
+        case .gains(let g): return "gains:\(g.x),\(g.y),\(g.z)"
+        }
     }
 
     /// Parses `as-shot`, `KELVIN[,TINT]` (1500…50000 K, tint ±150) or `xy:X,Y`.

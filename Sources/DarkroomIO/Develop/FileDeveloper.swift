@@ -113,12 +113,24 @@ public enum FileDeveloper {
         }
         var recipe = recipe
         if outputs.allSatisfy({ $0.format == .jpeg }) { recipe.bitsPerSample = 8 }
+        var decode = decode
+        decode.applyOpcodeList1 = decode.applyOpcodeList1 && recipe.applyOpcodes && recipe.opcodeLists.contains(1)
         let t0 = DispatchTime.now().uptimeNanoseconds
         let raw: RawImage
         do { raw = try RawDecoder.decode(path: input, options: decode) } catch { throw .decode(error) }
         let t1 = DispatchTime.now().uptimeNanoseconds
         let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: input)
         var image = Developer.render(raw, plan: plan)
+        // Auxiliary planes: computed (gamut, clipping, skin) and supplied (--matte KIND=FILE.png),
+        // half the output's size, in the output's geometry.
+        if !export.computedMattes.isEmpty {
+            image.mattes += MatteBuilder.computed(export.computedMattes, image: image, raw: raw, plan: plan)
+        }
+        for spec in export.suppliedMattes {
+            do {
+                image.mattes.append(try SuppliedMatte.load(path: spec.path, kind: spec.kind, width: image.width, height: image.height))
+            } catch { throw .encode(path: input, reason: "matte \(spec.kind.rawValue): \(error.description)") }
+        }
         let t2 = DispatchTime.now().uptimeNanoseconds
         let decodeMs = Double(t1 - t0) / 1e6, renderMs = Double(t2 - t1) / 1e6
         do { image.iccProfile = try ICCProfileFactory.profile(for: recipe.colorSpace) } catch {
