@@ -46,7 +46,7 @@ bench-demosaic: deps swift
 
 # Regenerate Profiles/*.icc (lcms2) and Samples/*.dng (our DNG writer).
 profiles: build
-	$(BIN) profiles -o Profiles
+	$(BIN) profiles --write-icc Profiles
 
 samples: build
 	$(BIN) make-samples -o Samples

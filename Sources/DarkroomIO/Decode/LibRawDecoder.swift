@@ -38,6 +38,9 @@ enum LibRawDecoder {
             throw .unreadable(path: path, reason: "LibRaw could not allocate a decoder")
         }
         defer { libraw_close(handle) }
+        // LibRaw prints data and memory errors to stderr by default; we report them ourselves.
+        libraw_set_dataerror_handler(handle, { _, _, _ in }, nil)
+        libraw_set_memerror_handler(handle, { _, _, _ in }, nil)
         try check(libraw_open_file(handle, path), path: path, stage: "open")
         if unpackPixels { try check(libraw_unpack(handle), path: path, stage: "unpack") }
 
