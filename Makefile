@@ -29,7 +29,7 @@ build: deps swift
 # Develops every bundled sample into out/.
 run: build
 	@mkdir -p out
-	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json
+	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json --log text
 
 test: deps swift
 	$(SWIFT) test
