@@ -34,7 +34,9 @@ struct Bench {
         let row = Row(section: section, file: file, name: name, threads: threads, bestSeconds: t.best,
                       medianSeconds: t.median, cpuSeconds: t.cpuMedian, runs: t.wall.count,
                       megapixelsPerSecond: megapixels.map { $0 / t.median },
-                      peakMB: t.peakMB > 0 ? t.peakMB : nil, timesFloor: floor.map { t.median / $0 }, note: note)
+                      peakMB: t.peakMB > 0 ? t.peakMB : nil, timesFloor: floor.map { t.median / $0 },
+                      cpuTimesFloor: floor.flatMap { _ in report.floorsCPU[file] }.flatMap { t.cpuMedian > 0 ? t.cpuMedian / $0 : nil },
+                      note: note)
         report.rows.append(row)
         log(String(format: "  %-34@ %@ best %.3f s  median %.3f s  cpu %.2f s%@%@", name as NSString,
                    threads.map { "\($0)T" } ?? "  ", t.best, t.median, t.cpuMedian,
@@ -46,7 +48,8 @@ struct Bench {
         guard FileManager.default.isExecutableFile(atPath: darkroom) else {
             throw BenchFailure("\(darkroom): darkroom binary not found (build it with --product darkroom, or pass --darkroom)")
         }
-        log("darkroom-bench: files in \(dir), \(runs) runs each")
+        report.loadStart = Self.loadAverage()
+        log("darkroom-bench: files in \(dir), \(runs) runs each; load \(report.loadStart)")
         var paths: [String: String] = [:]
         for scene in Self.scenes {
             let (t, path) = try measure(runs: 1) { try scene.write(to: dir) }
@@ -66,6 +69,7 @@ struct Bench {
         if options.peers, let path = paths[Self.scenes[0].name] { peers(scene: Self.scenes[0], path: path) }
         if options.heifStudy, let img = rendered12 { try heifStudy(img) }
         checks()
+        report.loadEnd = Self.loadAverage()
         report.totalSeconds = Clock.now() - start
         let md = report.markdown
         print(md)
@@ -76,6 +80,10 @@ struct Bench {
         if let p = options.json { try json.write(to: URL(fileURLWithPath: p)) }
         if let p = options.markdown { try Data(md.utf8).write(to: URL(fileURLWithPath: p)) }
         if options.dir == nil { try? FileManager.default.removeItem(atPath: dir) }
+    }
+
+    static func loadAverage() -> String {
+        ((try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8)) ?? "?").split(separator: " ").prefix(3).joined(separator: " ")
     }
 
     // MARK: - In-process stages
@@ -150,6 +158,7 @@ struct Bench {
 
         let floor = unpack.median + tj.median
         report.floors[file] = floor
+        report.floorsCPU[file] = unpack.cpuMedian + tj.cpuMedian
         add("stage", file, "floor: LibRaw open+unpack", unpack, megapixels: mp)
         add("stage", file, "floor: libjpeg-turbo q90 4:4:4", tj, megapixels: mp, note: "\(jpegBytes.count) bytes")
         add("stage", file, "read file into [UInt8] (readHeader)", read, megapixels: mp, floor: floor)
@@ -162,7 +171,8 @@ struct Bench {
         add("stage", file, "ICC profile (lcms2)", icc)
         add("stage", file, "JPEGWriter.encode q90", ours, megapixels: mp, floor: floor)
         let sum = decode.median + (render[2]?.median ?? 0) + ours.median
-        add("stage", file, "sum decode+render(2T)+JPEGWriter", Timing(wall: [sum], cpu: [0]), floor: floor)
+        let sumCPU = decode.cpuMedian + (render[2]?.cpuMedian ?? 0) + ours.cpuMedian
+        add("stage", file, "sum decode+render(2T)+JPEGWriter", Timing(wall: [sum], cpu: [sumCPU]), floor: floor)
         return img
     }
 
@@ -199,7 +209,7 @@ struct Bench {
             for t in [1, 2] {
                 let outDir = "\(dir)/out-\(t)t"
                 let args = [darkroom, "develop", path, "-o", outDir, "--overwrite", "-q", "--threads", "\(t)"] + extra
-                let n = label.hasPrefix("heif") ? max(1, min(runs, 2)) : runs
+                let n = label.hasPrefix("heif") ? 1 : runs
                 let tm = try Subprocess.time(args, runs: n)
                 let ext = label.hasPrefix("heif") ? "heic" : "jpg"
                 outputs[t] = "\(outDir)/\(file).\(ext)"

@@ -14,6 +14,8 @@ struct Row: Codable {
     var peakMB: Double?
     /// Median wall time / the file's floor (LibRaw unpack + libjpeg-turbo encode).
     var timesFloor: Double?
+    /// Median CPU time / the floor's CPU time.
+    var cpuTimesFloor: Double?
     var note: String?
 }
 
@@ -36,6 +38,10 @@ struct BenchReport: Codable {
     var runs: Int
     var rows: [Row] = []
     var floors: [String: Double] = [:]
+    var floorsCPU: [String: Double] = [:]
+    /// /proc/loadavg at start and end (the machine may be shared: compare CPU times when loaded).
+    var loadStart = ""
+    var loadEnd = ""
     var identical: [String: Bool] = [:]
     var heif: [HEIFTrial] = []
     var heifRecommendation: String?
@@ -52,8 +58,9 @@ extension BenchReport {
     var markdown: String {
         var out: [String] = []
         out.append("Machine: \(machine); best/median of \(runs) runs; times in seconds; floor = LibRaw unpack + libjpeg-turbo q90 4:4:4 encode of the same pixels.")
+        out.append("Load average at start: \(loadStart); at end: \(loadEnd). Under load, wall time includes waiting for a core; CPU time (user+sys) does not.")
         out.append("")
-        for (file, floor) in floors.sorted(by: { $0.key < $1.key }) { out.append("- floor \(file): \(f3(floor)) s") }
+        for (file, floor) in floors.sorted(by: { $0.key < $1.key }) { out.append("- floor \(file): \(f3(floor)) s wall, \(f3(floorsCPU[file] ?? 0)) s CPU") }
         for section in ["stage", "whole", "peer"] {
             let rs = rows.filter { $0.section == section }
             guard !rs.isEmpty else { continue }
@@ -64,10 +71,10 @@ extension BenchReport {
             default: out.append("### Peers (24 MP file, same machine, same run)")
             }
             out.append("")
-            out.append("| file | measure | threads | best | median | CPU | MP/s | peak MB | × floor | note |")
-            out.append("|---|---|---|---|---|---|---|---|---|---|")
+            out.append("| file | measure | threads | best | median | CPU | MP/s | peak MB | × floor | CPU × floor | note |")
+            out.append("|---|---|---|---|---|---|---|---|---|---|---|")
             for r in rs {
-                out.append("| \(r.file) | \(r.name) | \(r.threads.map(String.init) ?? "") | \(f3(r.bestSeconds)) | \(f3(r.medianSeconds)) | \(f2(r.cpuSeconds)) | \(r.megapixelsPerSecond.map(f1) ?? "") | \(r.peakMB.map { String(Int($0.rounded())) } ?? "") | \(r.timesFloor.map(f2) ?? "") | \(r.note ?? "") |")
+                out.append("| \(r.file) | \(r.name) | \(r.threads.map(String.init) ?? "") | \(f3(r.bestSeconds)) | \(f3(r.medianSeconds)) | \(f2(r.cpuSeconds)) | \(r.megapixelsPerSecond.map(f1) ?? "") | \(r.peakMB.map { String(Int($0.rounded())) } ?? "") | \(r.timesFloor.map(f2) ?? "") | \(r.cpuTimesFloor.map(f2) ?? "") | \(r.note ?? "") |")
             }
         }
         if !heif.isEmpty {
