@@ -50,6 +50,18 @@ struct Bench {
         }
         report.loadStart = Self.loadAverage()
         log("darkroom-bench: files in \(dir), \(runs) runs each; load \(report.loadStart)")
+        if options.heifOnly {
+            let scene = Self.scenes[1]
+            let path = try scene.write(to: dir)
+            let raw = try RawDecoder.decode(path: path)
+            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
+                                       samplesPerPixel: raw.samplesPerPixel, recipe: DevelopRecipe())
+            var img = Developer.render(raw, plan: plan)
+            img.iccProfile = try ICCProfileFactory.profile(for: .srgb)
+            try heifStudy(img)
+            print(report.markdown)
+            return
+        }
         var paths: [String: String] = [:]
         for scene in Self.scenes {
             let (t, path) = try measure(runs: 1) { try scene.write(to: dir) }

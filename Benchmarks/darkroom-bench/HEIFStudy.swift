@@ -12,14 +12,17 @@ extension Bench {
         func trial(_ name: String, decodeJPEG: Bool = false, _ encode: () throws -> [UInt8]) throws -> HEIFTrial {
             let (t, bytes) = try measure(runs: 1, encode)
             let back = decodeJPEG ? try Floor.decodeJPEG(bytes).rgb : try HEIFStudyCodec.decode(bytes).rgb
-            let tr = HEIFTrial(setting: name, seconds: t.best, bytes: bytes.count, psnr: psnr(px, back),
+            let tr = HEIFTrial(setting: name, seconds: t.best, cpuSeconds: t.cpuMedian, bytes: bytes.count, psnr: psnr(px, back),
                                bitsPerPixel: Double(bytes.count * 8) / pixels)
-            log(String(format: "  %-60@ %.3f s  %d B  %.2f dB", name as NSString, tr.seconds, tr.bytes, tr.psnr))
+            log(String(format: "  %-60@ %.3f s  cpu %.2f s  %d B  %.2f dB", name as NSString, tr.seconds, tr.cpuSeconds, tr.bytes, tr.psnr))
             report.heif.append(tr)
             return tr
         }
         let jpeg = try trial("JPEG q90 4:4:4 (libjpeg-turbo)", decodeJPEG: true) {
             try Floor.jpeg(px, width: w, height: h, quality: 90, s444: true)
+        }
+        _ = try trial("JPEG q90 4:2:0 (libjpeg-turbo)", decodeJPEG: true) {
+            try Floor.jpeg(px, width: w, height: h, quality: 90, s444: false)
         }
         let preset = HEIFStudyCodec.defaultParameter("preset"), quality = HEIFStudyCodec.defaultParameter("quality")
         let tune = HEIFStudyCodec.defaultParameter("tune"), chroma = HEIFStudyCodec.defaultParameter("chroma")
@@ -32,37 +35,42 @@ extension Bench {
             try HEIFWriter.encode(image, options: cur)
         }
         var candidates: [HEIFTrial] = []
-        let presets = options.quick ? ["ultrafast", "veryfast", "medium"] : ["ultrafast", "superfast", "veryfast", "faster", "fast", "medium"]
+        // Preset alone (libheif then forces rect=1, amp=1, rskip=0, limit-modes=0, limit-refs=0,
+        // aq-mode=1, psy-rd=1, psy-rdoq=1 on top of every preset, which is why presets differ little).
+        let presets = options.quick ? ["ultrafast", "medium"] : ["ultrafast", "superfast", "veryfast", "faster", "medium"]
         for p in presets {
             candidates.append(try trial("preset \(p), q\(cur.quality), 4:2:0") {
                 try HEIFStudyCodec.encode(px, width: w, height: h, quality: cur.quality, parameters: [("preset", p)])
             })
         }
+        // ultrafast with the preset's own speed settings restored ("x265:" parameters are applied
+        // after libheif's overrides).
+        let fastParams: [(String, String)] = [("preset", "ultrafast"), ("x265:rect", "0"), ("x265:amp", "0"),
+                                              ("x265:rskip", "1"), ("x265:limit-modes", "1"), ("x265:psy-rdoq", "0")]
+        let fastName = "ultrafast + rect=0 amp=0 rskip=1 limit-modes=1 psy-rdoq=0"
+        let grid: [(Int, String)] = options.quick ? [(65, "420"), (70, "444")] : [(65, "420"), (75, "420"), (60, "444"), (65, "444"), (70, "444")]
+        for (q, c) in grid {
+            candidates.append(try trial("\(fastName), q\(q), \(c == "444" ? "4:4:4" : "4:2:0")") {
+                try HEIFStudyCodec.encode(px, width: w, height: h, quality: q, parameters: fastParams + [("chroma", c)])
+            })
+        }
+        candidates.append(try trial("preset ultrafast, q65, 4:4:4") {
+            try HEIFStudyCodec.encode(px, width: w, height: h, quality: 65, parameters: [("preset", "ultrafast"), ("chroma", "444")])
+        })
+        // Threads: x265 thread pool of 1 vs 2 on the fast setting.
+        for pools in ["1", "2"] {
+            candidates.append(try trial("\(fastName), q65, 4:4:4, x265:pools=\(pools)") {
+                try HEIFStudyCodec.encode(px, width: w, height: h, quality: 65, parameters: fastParams + [("chroma", "444"), ("x265:pools", pools)])
+            })
+        }
         let limit = def.seconds / 4
-        let fast = presets.filter { p in candidates.contains { $0.setting.hasPrefix("preset \(p),") && $0.seconds <= limit } }
-        // Quality around the JPEG's PSNR for the fast presets.
-        for p in fast.prefix(options.quick ? 1 : 3) {
-            for q in [55, 60, 70, 75] {
-                candidates.append(try trial("preset \(p), q\(q), 4:2:0") {
-                    try HEIFStudyCodec.encode(px, width: w, height: h, quality: q, parameters: [("preset", p)])
-                })
-            }
-        }
-        // Threads (x265 thread pool size) on the fastest acceptable preset.
-        if let p = fast.first {
-            for pools in ["1", "2"] {
-                candidates.append(try trial("preset \(p), q\(cur.quality), 4:2:0, x265:pools=\(pools)") {
-                    try HEIFStudyCodec.encode(px, width: w, height: h, quality: cur.quality, parameters: [("preset", p), ("x265:pools", pools)])
-                })
-            }
-        }
         // Recommendation: within a quarter of the default's time, PSNR ≥ JPEG − 0.5 dB and not larger than
         // the JPEG: the fastest; else the best PSNR within the time limit.
         let inTime = candidates.filter { $0.seconds <= limit }
         let good = inTime.filter { $0.psnr >= jpeg.psnr - 0.5 && $0.bytes <= jpeg.bytes }
         let pick = good.min { $0.seconds < $1.seconds } ?? inTime.max { $0.psnr < $1.psnr }
         if let pick {
-            report.heifRecommendation = "\(pick.setting): \(f3(pick.seconds)) s (×\(f2(def.seconds / pick.seconds)) faster than libheif defaults \(f3(def.seconds)) s), \(pick.bytes) B (JPEG q90 \(jpeg.bytes) B), PSNR \(f2(pick.psnr)) dB (JPEG q90 \(f2(jpeg.psnr)) dB, libheif defaults \(f2(def.psnr)) dB)"
+            report.heifRecommendation = "\(pick.setting): \(f3(pick.seconds)) s (CPU \(f2(pick.cpuSeconds)) s) (×\(f2(def.seconds / pick.seconds)) faster than libheif defaults \(f3(def.seconds)) s), \(pick.bytes) B (JPEG q90 \(jpeg.bytes) B), PSNR \(f2(pick.psnr)) dB (JPEG q90 \(f2(jpeg.psnr)) dB, libheif defaults \(f2(def.psnr)) dB)"
         } else {
             report.heifRecommendation = "no setting reached a quarter of libheif's default time (\(f3(def.seconds)) s)"
         }

@@ -1,7 +1,7 @@
 // darkroom-bench: speed, CPU time and peak memory of Darkroom against the floor (LibRaw unpack +
 // libjpeg-turbo encode) and against peers, on large synthetic DNGs written by our own DNGWriter.
 //
-//   darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--dir DIR]
+//   darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--dir DIR]
 //                  [--json PATH] [--markdown PATH] [--darkroom PATH]
 import DarkroomCore
 import DarkroomIO
@@ -12,6 +12,7 @@ struct Options {
     var quick = false
     var peers = true
     var heifStudy = true
+    var heifOnly = false
     var dir: String?
     var json: String?
     var markdown: String?
@@ -31,12 +32,13 @@ struct Options {
             case "--quick": o.quick = true; o.runs = 1
             case "--no-peers": o.peers = false
             case "--no-heif-study": o.heifStudy = false
+            case "--heif-only": o.heifOnly = true
             case "--dir": o.dir = try value()
             case "--json": o.json = try value()
             case "--markdown": o.markdown = try value()
             case "--darkroom": o.darkroom = try value()
             case "-h", "--help":
-                print("darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--dir DIR] [--json PATH] [--markdown PATH] [--darkroom PATH]")
+                print("darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--dir DIR] [--json PATH] [--markdown PATH] [--darkroom PATH]")
                 exit(0)
             default: throw BenchFailure("unknown argument \(args[i])")
             }
