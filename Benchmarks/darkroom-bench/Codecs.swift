@@ -83,7 +83,7 @@ enum HEIFStudyCodec {
         guard let enc = encPtr else { throw BenchFailure("no HEVC encoder") }
         defer { heif_encoder_release(enc) }
         if let q = quality { try check(heif_encoder_set_lossy_quality(enc, Int32(q)), "quality") }
-        for (k, v) in parameters { try check(heif_encoder_set_parameter_string(enc, k, v), "parameter \(k)=\(v)") }
+        for (k, v) in parameters { try check(heif_encoder_set_parameter(enc, k, v), "parameter \(k)=\(v)") }
 
         var imgPtr: OpaquePointer?
         try check(heif_image_create(Int32(width), Int32(height), heif_colorspace_RGB, heif_chroma_interleaved_RGB, &imgPtr), "image_create")
