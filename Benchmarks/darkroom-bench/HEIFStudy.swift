@@ -76,7 +76,7 @@ extension Bench {
         let limitCPU = def.cpuSeconds / 4
         let inTime = candidates.filter { $0.cpuSeconds <= limitCPU }
         let good = inTime.filter { $0.psnr >= jpeg.psnr - 0.5 && $0.bytes <= jpeg.bytes }
-        let pick = good.min { ($0.bytes, $0.cpuSeconds) < ($1.bytes, $1.cpuSeconds) } ?? inTime.max { $0.psnr < $1.psnr }
+        let pick = good.min { ($0.bytes, $0.seconds) < ($1.bytes, $1.seconds) } ?? inTime.max { $0.psnr < $1.psnr }
         if let pick {
             report.heifRecommendation = "\(pick.setting): \(f3(pick.seconds)) s (CPU \(f2(pick.cpuSeconds)) s) (libheif defaults \(f3(def.seconds)) s, CPU \(f2(def.cpuSeconds)) s: ×\(f2(def.seconds / pick.seconds)) wall, ×\(f2(def.cpuSeconds / pick.cpuSeconds)) CPU), \(pick.bytes) B (JPEG q90 \(jpeg.bytes) B), PSNR \(f2(pick.psnr)) dB (JPEG q90 \(f2(jpeg.psnr)) dB, libheif defaults \(f2(def.psnr)) dB)"
         } else {
