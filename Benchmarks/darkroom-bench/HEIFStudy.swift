@@ -25,8 +25,8 @@ extension Bench {
             try Floor.jpeg(px, width: w, height: h, quality: 90, s444: false)
         }
         let preset = HEIFStudyCodec.defaultParameter("preset"), quality = HEIFStudyCodec.defaultParameter("quality")
-        let tune = HEIFStudyCodec.defaultParameter("tune"), chroma = HEIFStudyCodec.defaultParameter("chroma")
-        let def = try trial("libheif defaults (preset \(preset), quality \(quality), tune \(tune), chroma \(chroma))") {
+        let tune = HEIFStudyCodec.defaultParameter("tune")
+        let def = try trial("libheif defaults (preset \(preset), quality \(quality), tune \(tune), 4:2:0)") {
             try HEIFStudyCodec.encode(px, width: w, height: h, quality: nil, parameters: [])
         }
         var cur = HEIFOptions(); cur.dateTime = "2026:01:01 12:00:00"

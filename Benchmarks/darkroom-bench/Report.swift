@@ -51,6 +51,9 @@ struct BenchReport: Codable {
     var totalSeconds: Double = 0
 }
 
+/// A markdown table cell (pipes escaped).
+func cell(_ s: String) -> String { s.replacingOccurrences(of: "|", with: "\\|") }
+
 func f2(_ v: Double) -> String { String(format: "%.2f", v) }
 func f3(_ v: Double) -> String { String(format: "%.3f", v) }
 func f1(_ v: Double) -> String { String(format: "%.1f", v) }
@@ -75,7 +78,7 @@ extension BenchReport {
             out.append("| file | measure | threads | best | median | CPU | MP/s | peak MB | × floor | CPU × floor | note |")
             out.append("|---|---|---|---|---|---|---|---|---|---|---|")
             for r in rs {
-                out.append("| \(r.file) | \(r.name) | \(r.threads.map(String.init) ?? "") | \(f3(r.bestSeconds)) | \(f3(r.medianSeconds)) | \(f2(r.cpuSeconds)) | \(r.megapixelsPerSecond.map(f1) ?? "") | \(r.peakMB.map { String(Int($0.rounded())) } ?? "") | \(r.timesFloor.map(f2) ?? "") | \(r.cpuTimesFloor.map(f2) ?? "") | \(r.note ?? "") |")
+                out.append("| \(r.file) | \(cell(r.name)) | \(r.threads.map(String.init) ?? "") | \(f3(r.bestSeconds)) | \(f3(r.medianSeconds)) | \(f2(r.cpuSeconds)) | \(r.megapixelsPerSecond.map(f1) ?? "") | \(r.peakMB.map { String(Int($0.rounded())) } ?? "") | \(r.timesFloor.map(f2) ?? "") | \(r.cpuTimesFloor.map(f2) ?? "") | \(cell(r.note ?? "")) |")
             }
         }
         if !heif.isEmpty {
@@ -84,7 +87,7 @@ extension BenchReport {
             out.append("")
             out.append("| setting | wall s | CPU s | bytes | bits/px | PSNR dB |")
             out.append("|---|---|---|---|---|---|")
-            for t in heif { out.append("| \(t.setting) | \(f3(t.seconds)) | \(f2(t.cpuSeconds)) | \(t.bytes) | \(f2(t.bitsPerPixel)) | \(f2(t.psnr)) |") }
+            for t in heif { out.append("| \(cell(t.setting)) | \(f3(t.seconds)) | \(f2(t.cpuSeconds)) | \(t.bytes) | \(f2(t.bitsPerPixel)) | \(f2(t.psnr)) |") }
             if let r = heifRecommendation { out.append(""); out.append("Recommendation: \(r)") }
         }
         if !identical.isEmpty {
@@ -99,7 +102,7 @@ extension BenchReport {
             out.append("")
             out.append("| criterion | measured | pass |")
             out.append("|---|---|---|")
-            for c in checks { out.append("| \(c.criterion) | \(c.measured) | \(c.pass ? "yes" : "NO") |") }
+            for c in checks { out.append("| \(cell(c.criterion)) | \(cell(c.measured)) | \(c.pass ? "yes" : "NO") |") }
         }
         if !skipped.isEmpty {
             out.append("")
