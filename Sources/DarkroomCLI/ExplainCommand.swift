@@ -20,13 +20,12 @@ struct ExplainCommand: ParsableCommand {
         do throws(DecodeError) { raw = try RawDecoder.decode(path: file, options: decode) } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)
         }
-        do throws(DevelopError) {
-            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
-                                       samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
+        do throws(DevelopFailure) {
+            let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: file)
             Console.out("\(file)")
             for line in plan.explanation { Console.out("  " + line) }
         } catch {
-            Console.err("darkroom: error: \(file): \(error.description)"); throw ExitCode(1)
+            Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)
         }
     }
 }

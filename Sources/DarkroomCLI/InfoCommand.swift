@@ -117,7 +117,10 @@ enum OutputKind: CustomStringConvertible {
 enum MetadataFormatter {
     static func opcodeSummary(_ bytes: [UInt8]?) -> [String]? {
         guard let bytes, !bytes.isEmpty else { return nil }
-        do { return try OpcodeList.parse(bytes).summary } catch { return ["unparseable: \(error.description)"] }
+        do {
+            let list = try OpcodeList.parse(bytes)
+            return list.summary + list.warnings.map { "warning: \($0)" }
+        } catch { return ["unparseable: \(error.description)"] }
     }
 
     static func text(_ md: RawMetadata, path: String) -> String {

@@ -89,3 +89,61 @@ struct DevelopPipelineTests {
         }
     }
 }
+
+@Suite("Profile tables in the pipeline")
+struct ProfileTablesPipelineTests {
+    /// Renders the chart (linear tone, 16-bit linear sRGB) with `profile` tables and returns the
+    /// mean linear RGB of every patch.
+    static func patches(hueSatDims: [Int]?, hueSatData: [Float]?, toneCurve: [Float]? = nil,
+                        tone: ToneCurve.Mode = .linear) throws -> [SIMD3<Double>] {
+        let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65)
+        var raw = chart.makeRawImage()
+        raw.metadata.profile?.hueSatMapDims = hueSatDims
+        raw.metadata.profile?.hueSatMapData1 = hueSatData
+        raw.metadata.profile?.hueSatMapData2 = hueSatData
+        raw.metadata.profile?.toneCurve = toneCurve
+        var recipe = DevelopRecipe()
+        recipe.colorSpace = .srgbLinear; recipe.tone = tone; recipe.bitsPerSample = 16; recipe.applyDefaultCrop = false
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        let img = Developer.render(raw, plan: plan)
+        return chart.patchRects.map { rect in
+            let r = PixelRect(x: rect.x + rect.width / 4, y: rect.y + rect.height / 4, width: rect.width / 2, height: rect.height / 2)
+            var s = SIMD3<Double>(0, 0, 0)
+            for y in r.y..<r.maxY { for x in r.x..<r.maxX {
+                let o = (y * img.width + x) * 3
+                s += SIMD3(Double(img.pixels16[o]), Double(img.pixels16[o + 1]), Double(img.pixels16[o + 2]))
+            } }
+            return s / Double(r.width * r.height) / 65535
+        }
+    }
+
+    /// Identity HueSatMap: the render is unchanged; saturation scale 0: every patch turns neutral
+    /// (R = G = B) — the tables really run, in the right place.
+    @Test func hueSatMapIdentityAndDesaturate() throws {
+        let dims = [6, 2, 1]
+        let identity = [Float]((0..<12).flatMap { _ in [0, 1, 1] as [Float] })
+        let grey = [Float]((0..<12).flatMap { _ in [0, 0, 1] as [Float] })
+        let plain = try Self.patches(hueSatDims: nil, hueSatData: nil)
+        let same = try Self.patches(hueSatDims: dims, hueSatData: identity)
+        for (a, b) in zip(plain, same) { #expect(abs(a - b).max() < 2e-4) }
+        let desaturated = try Self.patches(hueSatDims: dims, hueSatData: grey)
+        for (i, p) in desaturated.enumerated() where i < 18 {
+            #expect(p.max() - p.min() < 0.003, "patch \(i) not neutral: \(p)")
+            #expect(abs(p - plain[i]).max() > 0.003 || plain[i].max() - plain[i].min() < 0.01)
+        }
+    }
+
+    /// A ProfileToneCurve replaces the standard curve: a curve through (0,0), (1,1) that squares
+    /// (approximated by its points) darkens mid-grey, and the linear mode ignores it.
+    @Test func profileToneCurveReplacesStandard() throws {
+        let pts: [Float] = stride(from: 0, through: 16, by: 1).flatMap { i -> [Float] in let x = Float(i) / 16; return [x, x * x] }
+        let curved = try Self.patches(hueSatDims: nil, hueSatData: nil, toneCurve: pts, tone: .standard)
+        let standard = try Self.patches(hueSatDims: nil, hueSatData: nil, toneCurve: nil, tone: .standard)
+        let linear = try Self.patches(hueSatDims: nil, hueSatData: nil, toneCurve: pts, tone: .linear)
+        let linearPlain = try Self.patches(hueSatDims: nil, hueSatData: nil)
+        // Patch 21 (neutral 5): linear ≈ 0.19; squared ≈ 0.036; standard curve brightens it.
+        #expect(abs(curved[21].y - linear[21].y * linear[21].y) < 0.003)
+        #expect(standard[21].y > linear[21].y)
+        for (a, b) in zip(linear, linearPlain) { #expect(abs(a - b).max() < 1e-6) }
+    }
+}

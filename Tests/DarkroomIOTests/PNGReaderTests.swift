@@ -93,8 +93,10 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
         let ihdr = be(4) + be(3) + [8, 2, 0, 0, 0]
         let garbage = Array(good.prefix(8)) + chunk("IHDR", ihdr) + chunk("IDAT", [1, 2, 3, 4, 5]) + chunk("IEND", [])
         #expect(throws: PNGError.self) { try PNGReader.read(garbage) }
-        let grey = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [8, 0, 0, 0, 0])
-        #expect(throws: PNGError.unsupported(file: nil, reason: "colour type 0 (only RGB, RGBA)")) { try PNGReader.read(grey) }
+        let interlaced = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [8, 0, 0, 0, 1])
+        #expect(throws: PNGError.unsupported(file: nil, reason: "Adam7 interlacing")) { try PNGReader.read(interlaced) }
+        let badDepth = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [4, 2, 0, 0, 0])
+        #expect(throws: PNGError.invalid(file: nil, reason: "bit depth 4 with colour type 2")) { try PNGReader.read(badDepth) }
     }
 
     @Test func errorMessagesNameTheFile() {

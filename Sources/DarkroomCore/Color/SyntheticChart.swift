@@ -17,11 +17,62 @@
 ///   DefaultCrop inset by 8 px, BaselineExposure 0, Make "Darkroom", Model "Synthetic Chart".
 /// - Layout: 6 × 4 patches on a dark grey (3 % reflectance) surround; see `patchRects`.
 public struct SyntheticChart: Sendable {
+    /// How the synthetic camera's profile is built.
+    public struct Camera: Sendable, Equatable {
+        /// true: a Luther camera, raw = T · XYZ with one fixed matrix T (`colorMatrix2`), so
+        /// `AnalogBalance · CameraCalibration · ColorMatrix1/2` are both T (ColorMatrix1 at a
+        /// different scale) and the DNG model is exact at every white. false: the classic chart,
+        /// `colorMatrix1`/`colorMatrix2` as given (the camera is what the model says it is).
+        public var linear: Bool
+        /// Add `ForwardMatrix1/2`: the exact ones of the Luther camera at each calibration
+        /// illuminant, `Bradford(illuminant → D50) · R⁻¹ · diag(R · XYZ(illuminant))` with R the
+        /// reference camera, normalised so FM · (1, 1, 1) = XYZ_D50. (Only with `linear`.)
+        public var forwardMatrix: Bool
+        /// `CameraCalibration1` = `CameraCalibration2` (the individual camera differs from the
+        /// reference camera by it); only with `linear`.
+        public var cameraCalibration: Matrix3?
+        /// `AnalogBalance`; only with `linear`.
+        public var analogBalance: SIMD3<Double>?
+        /// `CalibrationIlluminant1/2` EXIF codes (default StdA 17, D65 21).
+        public var calibrationIlluminants: (Int, Int)
+        /// The reference camera's channels are the Bradford cone responses (scaled 0.9, 1, 1.2)
+        /// instead of `colorMatrix2`. Then the exact ForwardMatrix is the same at every white
+        /// (Bradford adaptation is diagonal in exactly this space), so the DNG model, which
+        /// interpolates ForwardMatrix1/2 linearly, is exact at every white, not only at the
+        /// calibration illuminants. With a general camera, FM interpolation is an approximation
+        /// inherent to the DNG model (measured in the colour note).
+        public var coneCamera: Bool = false
+
+        public init(linear: Bool = false, forwardMatrix: Bool = false, cameraCalibration: Matrix3? = nil,
+                    analogBalance: SIMD3<Double>? = nil, calibrationIlluminants: (Int, Int) = (17, 21)) {
+            self.linear = linear; self.forwardMatrix = forwardMatrix; self.cameraCalibration = cameraCalibration
+            self.analogBalance = analogBalance; self.calibrationIlluminants = calibrationIlluminants
+        }
+
+        /// The classic chart camera (two unrelated matrices, no ForwardMatrix).
+        public static let classic = Camera()
+
+        /// A plausible CameraCalibration (small gains and crosstalk).
+        public static let sampleCameraCalibration = Matrix3([
+            1.0412, 0.0123, -0.0208,
+            -0.0087, 0.9836, 0.0141,
+            0.0104, -0.0192, 1.0297,
+        ])
+        /// A plausible AnalogBalance.
+        public static let sampleAnalogBalance = SIMD3<Double>(1.12, 1.0, 0.94)
+
+        public static func == (a: Camera, b: Camera) -> Bool {
+            a.linear == b.linear && a.coneCamera == b.coneCamera && a.forwardMatrix == b.forwardMatrix && a.cameraCalibration == b.cameraCalibration
+                && a.analogBalance == b.analogBalance && a.calibrationIlluminants == b.calibrationIlluminants
+        }
+    }
+
     public let cfa: CFAPattern
     public let bitsPerSample: Int
     public let illuminant: Chromaticity
     public let width: Int
     public let height: Int
+    public let camera: Camera
 
     /// A perfect white diffuser's Y in the developed XYZ D50 (camera neutral clipping = 1).
     public static let sceneScale = 0.9
@@ -58,7 +109,9 @@ public struct SyntheticChart: Sendable {
         -0.1925, 0.2008, 0.8093,
     ])
 
-    public init(cfa: CFAPattern, bitsPerSample: Int, illuminant: Chromaticity, width: Int = 600, height: Int = 400) {
+    public init(cfa: CFAPattern, bitsPerSample: Int, illuminant: Chromaticity, width: Int = 600, height: Int = 400,
+                camera: Camera = .classic) {
+        self.camera = camera
         precondition((8...16).contains(bitsPerSample), "SyntheticChart needs 8…16 bits")
         precondition(width >= 60 && height >= 40, "SyntheticChart needs at least 60×40 pixels")
         self.cfa = cfa; self.bitsPerSample = bitsPerSample; self.illuminant = illuminant
@@ -102,17 +155,48 @@ public struct SyntheticChart: Sendable {
         m.baselineExposure = 0
         var p = CameraProfile()
         p.name = "Darkroom Synthetic"
-        p.calibrationIlluminant1 = 17
-        p.calibrationIlluminant2 = 21
+        p.calibrationIlluminant1 = camera.calibrationIlluminants.0
+        p.calibrationIlluminant2 = camera.calibrationIlluminants.1
         p.colorMatrix1 = Self.colorMatrix1
         p.colorMatrix2 = Self.colorMatrix2
+        if camera.linear { linearProfile(&p, &m) }
         m.profile = p
         m.asShotNeutral = nil
         if let model = try? DNGColorModel(metadata: m) {
             let n = model.neutral(white: illuminant)
-            m.asShotNeutral = [n.x, n.y, n.z]
+            m.asShotNeutral = camera.linear ? [n.x, n.y, n.z].map(Self.q) : [n.x, n.y, n.z]
         }
         return m
+    }
+
+    /// Rounds to 1/10000, as DNGWriter stores rationals, so the file holds exactly this metadata.
+    static func q(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
+    static func q(_ m: Matrix3) -> Matrix3 { Matrix3(m.m.map(q)) }
+
+    /// The Luther camera's tags (see `Camera`).
+    private func linearProfile(_ p: inout CameraProfile, _ m: inout RawMetadata) {
+        let ab = camera.analogBalance.map { SIMD3(Self.q($0.x), Self.q($0.y), Self.q($0.z)) }
+        let cc = camera.cameraCalibration.map(Self.q)
+        var individual = Matrix3.identity
+        if let ab { individual = Matrix3.diagonal(ab) }
+        if let cc { individual = individual * cc }
+        let reference = camera.coneCamera
+            ? Matrix3.diagonal(SIMD3(0.9, 1, 1.2)) * ColorMath.bradfordCone
+            : (individual.inverse ?? .identity) * Self.colorMatrix2
+        if let ab { m.analogBalance = [ab.x, ab.y, ab.z] }
+        m.cameraCalibration1 = cc
+        m.cameraCalibration2 = cc
+        p.colorMatrix1 = Self.q(0.8 * reference)
+        p.colorMatrix2 = Self.q(reference)
+        guard camera.forwardMatrix else { return }
+        func forward(_ code: Int) -> Matrix3? {
+            guard let w = ColorMath.lightSourceWhite(code), let rInv = reference.inverse else { return nil }
+            let fm = ColorMath.bradford(from: w, to: ColorMath.d50) * rInv * Matrix3.diagonal(reference * ColorMath.xyToXYZ(w))
+            let sums = fm * SIMD3<Double>(1, 1, 1)
+            return Self.q(Matrix3.diagonal(ColorMath.xyToXYZ(ColorMath.d50) / sums) * fm)
+        }
+        p.forwardMatrix1 = forward(camera.calibrationIlluminants.0)
+        p.forwardMatrix2 = forward(camera.calibrationIlluminants.1)
     }
 
     /// Black level per 2×2 CFA site, row-major: (0,0), (1,0), (0,1), (1,1).

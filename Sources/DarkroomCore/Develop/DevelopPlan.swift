@@ -38,6 +38,13 @@ public struct DevelopPlan: Sendable {
     public let whiteBalanceGains: SIMD3<Float>
     /// Balanced camera RGB → output linear RGB, exposure included (row-major).
     public let cameraToOutput: Matrix3
+    /// The camera profile used (the file's own, an embedded one by name, or an external DCP).
+    public let profile: CameraProfile?
+    /// HueSatMap/LookTable of the profile, applied in linear ProPhoto between camera and output.
+    public let profileTables: ProfileRenderTables?
+    /// With profile tables: balanced camera → linear ProPhoto (exposure included), and ProPhoto → output.
+    public let cameraToProPhoto: Matrix3
+    public let proPhotoToOutput: Matrix3
     /// Total exposure applied, in stops (baseline + offset + user).
     public let exposureStops: Double
     public let tone: ToneCurve
@@ -49,12 +56,19 @@ public struct DevelopPlan: Sendable {
     public let demosaicHalo: Int
     public let opcodeList2: OpcodeList?
     public let opcodeList3: OpcodeList?
+    /// True when the list holds opcodes that need the whole image (bad pixels, warps): the render
+    /// then runs staged for that list (see `Developer`).
+    public let opcodeList2NeedsWholeImage: Bool
+    public let opcodeList3NeedsWholeImage: Bool
     /// Things the user should know (opcodes skipped, profile fallbacks, …).
     public let warnings: [String]
 
     /// Resolves `recipe` against `metadata` for a decoded image of `width × height`.
+    /// `profile` overrides the file's own camera profile (resolved by the IO layer from
+    /// `recipe.profilePath/profileName`); `raw` lets image-dependent white balance
+    /// (`recipe.whiteBalanceRequest`: auto, neutral rectangle) be resolved.
     public init(metadata: RawMetadata, width: Int, height: Int, samplesPerPixel: Int,
-                recipe: DevelopRecipe) throws(DevelopError) {
+                recipe: DevelopRecipe, profile: CameraProfile? = nil, raw: RawImage? = nil) throws(DevelopError) {
         self.recipe = recipe
         self.width = width
         self.height = height
@@ -110,10 +124,18 @@ public struct DevelopPlan: Sendable {
 
         // Colour.
         let model: DNGColorModel
-        do { model = try DNGColorModel(metadata: metadata, profile: nil) } catch {
+        do { model = try DNGColorModel(metadata: metadata, profile: profile) } catch {
             throw .colorModel(error.description)
         }
-        let solution = model.solve(recipe.whiteBalance)
+        var wb = recipe.whiteBalance
+        if let request = recipe.whiteBalanceRequest {
+            if let raw { wb = request.resolve(raw: raw, model: model) } else if case .asShot = request {} else {
+                warnings.append("white balance \(request) needs the image; using as-shot")
+            }
+        }
+        let solution = model.solve(wb)
+        let usedProfile = profile ?? metadata.profile
+        self.profile = usedProfile
         warnings += solution.warnings
         self.color = solution
         let n = solution.cameraNeutral
@@ -131,9 +153,19 @@ public struct DevelopPlan: Sendable {
         let matrix = pow(2, stops) * (space.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
         guard matrix.isFinite else { throw .colorModel("camera → output matrix is not finite") }
         self.cameraToOutput = matrix
+        var tables: ProfileRenderTables?
+        if recipe.applyProfileLook, let p = usedProfile, let t = ProfileRenderTables(profile: p, weight1: solution.weight1) {
+            tables = t
+            warnings += t.warnings
+        }
+        self.profileTables = tables?.hasTables == true ? tables : nil
+        let proPhoto = OutputColorSpace.prophotoLinear
+        self.cameraToProPhoto = pow(2, stops) * (proPhoto.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
+        self.proPhotoToOutput = space.xyzD50ToLinearRGB * proPhoto.linearRGBToXYZD50
         let yRow = space.linearRGBToXYZD50.row(1)
         self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
-        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))))
+        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))),
+                              profileCurve: recipe.tone == .standard ? tables?.toneCurve : nil)
 
         // Geometry.
         let full = PixelRect(x: 0, y: 0, width: width, height: height)
@@ -145,19 +177,34 @@ public struct DevelopPlan: Sendable {
         } else { crop = full }
         orientation = recipe.applyOrientation ? Orientation(metadata.orientation) : Orientation(1)
 
-        // Opcodes.
-        func parsed(_ bytes: [UInt8]?, _ name: String) throws(DevelopError) -> OpcodeList? {
-            guard recipe.applyOpcodes, let bytes, !bytes.isEmpty else { return nil }
-            let list: OpcodeList
-            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
-            if list.opcodes.isEmpty { return nil }
-            if !list.isPointwise {
-                warnings.append("\(name) holds opcodes that need the whole image (\(list.opcodes.map(\.name).joined(separator: ", "))); applied pointwise opcodes only")
+        // Opcodes: validated against the image (hostile lists fail here, before any pixel work);
+        // optional opcodes that cannot run are skipped with a warning; TrimBounds is reported, not
+        // applied (the crop already decides the rendered area).
+        func parsed(_ bytes: [UInt8]?, _ index: Int, planes: Int) throws(DevelopError) -> OpcodeList? {
+            let name = "OpcodeList\(index)"
+            guard let bytes, !bytes.isEmpty else { return nil }
+            guard recipe.applyOpcodes, recipe.opcodeLists.contains(index) else {
+                warnings.append("\(name) present but not applied (--opcodes)")
+                return nil
             }
-            return list
+            var list: OpcodeList
+            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
+            warnings += list.warnings.map { "\(name): \($0)" }
+            warnings += list.skippedOpcodes(imageWidth: width, imageHeight: height, planes: planes).map { "\(name): \($0)" }
+            let trims = list.opcodes.filter { if case .trimBounds = $0 { return true } else { return false } }
+            if !trims.isEmpty {
+                warnings.append("\(name): TrimBounds not applied (DefaultCrop decides the rendered area)")
+                list.opcodes.removeAll { if case .trimBounds = $0 { return true } else { return false } }
+            }
+            do { _ = try list.validate(imageWidth: width, imageHeight: height, planes: planes) } catch {
+                throw .opcode("\(name): \(error.description)")
+            }
+            return list.opcodes.isEmpty ? nil : list
         }
-        opcodeList2 = try parsed(metadata.opcodeList2, "OpcodeList2")
-        opcodeList3 = try parsed(metadata.opcodeList3, "OpcodeList3")
+        opcodeList2 = try parsed(metadata.opcodeList2, 2, planes: samplesPerPixel)
+        opcodeList3 = try parsed(metadata.opcodeList3, 3, planes: 3)
+        opcodeList2NeedsWholeImage = !(opcodeList2?.isPointwise ?? true)
+        opcodeList3NeedsWholeImage = !(opcodeList3?.isPointwise ?? true)
         self.warnings = warnings
     }
 
@@ -175,16 +222,19 @@ public struct DevelopPlan: Sendable {
         var lines: [String] = []
         lines.append("input: \(width)x\(height), \(samplesPerPixel == 1 ? "CFA \(cfa?.description ?? "?")" : "linear RGB")")
         lines.append("1 linearise: black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
-        if let l = opcodeList2 { lines.append("2 OpcodeList2: " + l.summary.joined(separator: "; ")) }
+        if let l = opcodeList2 { lines.append("2 OpcodeList2 (\(opcodeList2NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         lines.append("3 white balance: neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
         if samplesPerPixel == 1 { lines.append("4 demosaic: \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
-        if let l = opcodeList3 { lines.append("5 OpcodeList3: " + l.summary.joined(separator: "; ")) }
+        if let l = opcodeList3 { lines.append("5 OpcodeList3 (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         lines.append("6 colour: weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
-        lines.append("7 gamut: negative components desaturated toward luminance")
-        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (y = (1+b)x/(x+b), b = \(tone.shoulder), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
+        if let t = profileTables {
+            lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none"), LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") (in linear ProPhoto)")
+        } else if let p = profile { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
+        lines.append(recipe.gamut == .preserveHue ? "7 gamut: negative components desaturated toward luminance (hue and Y kept)" : "7 gamut: per-channel clipping")
+        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (\(tone.profileCurve != nil ? "ProfileToneCurve" : "y = (1+b)x/(x+b), b = \(tone.shoulder)"), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
         lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
         lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")

@@ -7,12 +7,26 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var demosaic: DemosaicAlgorithm = .default
     /// White balance (`--wb`). Default: the file's as-shot white (AsShotNeutral / AsShotWhiteXY).
     public var whiteBalance: WhiteBalanceSpec = .asShot
+    /// A white-balance request that needs the image to resolve (`--wb auto|daylight|…`,
+    /// `--wb-rect`, `--wb-gains`); when set it replaces `whiteBalance`. Default nil.
+    public var whiteBalanceRequest: WhiteBalanceRequest?
+    /// An external camera profile (`--profile FILE.dcp`). Default nil: the file's own profile, or a
+    /// `.dcp` in `Profiles/` matching its UniqueCameraModel.
+    public var profilePath: String?
+    /// Pick an embedded profile by ProfileName (`--profile-name`). Default nil.
+    public var profileName: String?
+    /// Apply the profile's HueSatMap/LookTable and ProfileToneCurve (`--no-profile-look`). Default true.
+    public var applyProfileLook: Bool = true
     /// User exposure in stops, added to BaselineExposure(+Offset) (`--exposure`). Default 0.
     public var exposureStops: Double = 0
     /// Whether BaselineExposure (+ the profile's BaselineExposureOffset) is applied. Default true.
     public var applyBaselineExposure: Bool = true
     /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
     public var tone: ToneCurve.Mode = .standard
+    /// Gamut mapping into the output space (`--gamut`): `.preserveHue` desaturates out-of-gamut
+    /// (negative) components toward the pixel's luminance, keeping hue and Y; `.clip` clips each
+    /// channel (for colour scientists who want plain clipping).
+    public var gamut: GamutMode = .preserveHue
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so
@@ -23,8 +37,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var applyDefaultCrop: Bool = true
     /// Apply the file's Orientation to the pixels (outputs are written with Orientation 1). Default true.
     public var applyOrientation: Bool = true
-    /// Apply OpcodeList1/2/3 (`--no-opcodes`). Default true.
+    /// Apply OpcodeList1/2/3 at all (`--opcodes none` turns them off). Default true.
     public var applyOpcodes: Bool = true
+    /// Which opcode lists to apply (`--opcodes list1,list3`). Default all three.
+    public var opcodeLists: Set<Int> = [1, 2, 3]
     /// Long side of the embedded thumbnail in pixels; 0 = none. Default 320.
     public var thumbnailSize: Int = 320
     /// Output tile edge in pixels (`--tile-size`); changes speed, never pixels. Default 256.
@@ -33,4 +49,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var threads: Int = 0
 
     public init() {}
+}
+
+/// How colours outside the output gamut are brought inside it.
+public enum GamutMode: String, Sendable, Codable, CaseIterable {
+    case preserveHue = "preserve-hue"
+    case clip
 }

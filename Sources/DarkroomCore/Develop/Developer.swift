@@ -19,44 +19,54 @@ public enum Developer {
         var out8 = bits == 8 ? [UInt8](repeating: 0, count: outW * outH * 3) : []
         var out16 = bits == 16 ? [UInt16](repeating: 0, count: outW * outH * 3) : []
 
-        let tileSize = plan.recipe.tileSize
-        let crop = plan.crop
-        var tiles: [PixelRect] = []
-        var ty = crop.y
-        while ty < crop.maxY {
-            var tx = crop.x
-            let th = min(tileSize, crop.maxY - ty)
-            while tx < crop.maxX {
-                tiles.append(PixelRect(x: tx, y: ty, width: min(tileSize, crop.maxX - tx), height: th))
-                tx += tileSize
-            }
-            ty += tileSize
-        }
-        let tileList = tiles
-        let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
         let encoder = OutputEncoder(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
-        let next = Atomic<Int>(0)
+        let W = plan.width, H = plan.height, spp = plan.samplesPerPixel
+        let full = PixelRect(x: 0, y: 0, width: W, height: H)
 
-        raw.pixels.withUnsafeBufferPointer { srcBuffer in
         out8.withUnsafeMutableBufferPointer { b8 in
         out16.withUnsafeMutableBufferPointer { b16 in
-            let src = SourcePixels(buffer: srcBuffer)
+        raw.pixels.withUnsafeBufferPointer { srcBuffer in
             // (An empty array's buffer may still have a non-nil base address: decide by bit depth.)
             let sink = OutputSink(p8: bits == 8 ? b8.baseAddress : nil, p16: bits == 16 ? b16.baseAddress : nil, width: outW)
-            DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
-                while true {
-                    let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    if i >= tileList.count { break }
-                    renderTile(tileList[i], raw: raw, src: src.buffer, plan: plan, kernel: kernel,
-                               encoder: encoder, sink: sink, scratch: &scratch)
+            let encode = TileTarget.encode(encoder, sink)
+            var source = TileSource.mosaic(srcBuffer)
+
+            // Staged mode, only for opcode lists that need the whole image (DESIGN.md's one exception
+            // to "no full-size float intermediates"): List2 runs on a full linearised, balanced copy…
+            var balanced: [Float] = []
+            if let list = plan.opcodeList2, plan.opcodeList2NeedsWholeImage {
+                balanced = [Float](repeating: 0, count: W * H * spp)
+                balanced.withUnsafeMutableBufferPointer { b in
+                    lineariseRegion(plan: plan, src: srcBuffer, into: b.baseAddress!, rx: 0, ry: 0, rw: W,
+                                    ix0: 0, ix1: W, iy0: 0, iy1: H, list2: nil, whiteBalance: false)
+                }
+                var w = W, h = H
+                do { try list.applyWhole(to: &balanced, width: &w, height: &h, planes: spp, cfa: plan.cfa) } catch {}
+                balanced.withUnsafeMutableBufferPointer { b in
+                    whiteBalanceRegion(plan: plan, m: b.baseAddress!, rx: 0, ry: 0, rw: W, ix0: 0, ix1: W, iy0: 0, iy1: H)
+                }
+            }
+            balanced.withUnsafeBufferPointer { bal in
+                if !bal.isEmpty { source = .balanced(bal) }
+                if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
+                    // …and List3 on the full demosaiced image.
+                    var rgbFull = [Float](repeating: 0, count: W * H * 3)
+                    rgbFull.withUnsafeMutableBufferPointer { f in
+                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel)
+                    }
+                    var w = W, h = H
+                    do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
+                    rgbFull.withUnsafeBufferPointer { f in
+                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode, kernel: kernel)
+                    }
+                } else {
+                    runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel)
                 }
             }
         }
         }
         }
-
         var image = RenderedImage(width: outW, height: outH, bitsPerSample: bits, pixels8: out8, pixels16: out16,
                                   colorSpaceName: plan.recipe.colorSpace.rawValue, iccProfile: [],
                                   exif: raw.metadata.exif)
@@ -71,11 +81,6 @@ public enum Developer {
         let p8: UnsafeMutablePointer<UInt8>?
         let p16: UnsafeMutablePointer<UInt16>?
         let width: Int
-    }
-
-    /// The read-only mosaic, shared by all workers.
-    struct SourcePixels: @unchecked Sendable {
-        let buffer: UnsafeBufferPointer<UInt16>
     }
 
     /// Per-worker buffers, allocated once.
@@ -102,117 +107,230 @@ public enum Developer {
         return v
     }
 
-    static func renderTile(_ tile: PixelRect, raw: RawImage, src: UnsafeBufferPointer<UInt16>, plan: DevelopPlan,
-                           kernel: (any DemosaicKernel)?, encoder: OutputEncoder, sink: OutputSink,
+    /// Where a tile's input comes from.
+    enum TileSource {
+        /// The stored mosaic: linearise, pointwise OpcodeList2 and white balance happen per tile.
+        case mosaic(UnsafeBufferPointer<UInt16>)
+        /// A full linearised, OpcodeList2-applied, balanced image (`samplesPerPixel` interleaved).
+        case balanced(UnsafeBufferPointer<Float>)
+        /// A full demosaiced, OpcodeList3-applied RGB image.
+        case demosaiced(UnsafeBufferPointer<Float>)
+    }
+
+    /// Where a tile's demosaiced RGB goes.
+    enum TileTarget {
+        case encode(OutputEncoder, OutputSink)
+        /// Store balanced camera RGB into a full `width × height × 3` buffer.
+        case store(UnsafeMutablePointer<Float>)
+    }
+
+    /// Tiles `area` and spreads them over the workers.
+    static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
+                         target: TileTarget, kernel: (any DemosaicKernel)?) {
+        let tileSize = plan.recipe.tileSize
+        var tiles: [PixelRect] = []
+        var ty = area.y
+        while ty < area.maxY {
+            var tx = area.x
+            let th = min(tileSize, area.maxY - ty)
+            while tx < area.maxX {
+                tiles.append(PixelRect(x: tx, y: ty, width: min(tileSize, area.maxX - tx), height: th))
+                tx += tileSize
+            }
+            ty += tileSize
+        }
+        let tileList = tiles
+        let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
+        let next = Atomic<Int>(0)
+        let job = TileJob(source: source, target: target)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
+            while true {
+                let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                if i >= tileList.count { break }
+                renderTile(tileList[i], plan: plan, job: job, kernel: kernel, scratch: &scratch)
+            }
+        }
+        _ = raw
+    }
+
+    /// Source and target shared by all workers (read-only source, disjoint writes).
+    struct TileJob: @unchecked Sendable {
+        let source: TileSource
+        let target: TileTarget
+    }
+
+    /// Stage 1 (and pointwise OpcodeList2, and optionally white balance) for the in-image rows
+    /// `iy0..<iy1`, columns `ix0..<ix1`, into a buffer whose element (0, 0) is image pixel (rx, ry)
+    /// and whose rows are `rw` pixels long.
+    static func lineariseRegion(plan: DevelopPlan, src: UnsafeBufferPointer<UInt16>, into m: UnsafeMutablePointer<Float>,
+                                rx: Int, ry: Int, rw: Int, ix0: Int, ix1: Int, iy0: Int, iy1: Int,
+                                list2: OpcodeList?, whiteBalance: Bool) {
+        guard ix1 > ix0, iy1 > iy0 else { return }
+        let spp = plan.samplesPerPixel, W = plan.width, H = plan.height
+        let bRows = plan.blackRepeatRows, bCols = plan.blackRepeatColumns
+        // Fast path (the common case): a mosaic with a ≤ 2×2 black pattern, no deltas, no List2 —
+        // linearise and white-balance in one pass, two sites at a time.
+        if spp == 1, let cfa = plan.cfa, bRows <= 2, bCols <= 2, plan.blackDeltaH == nil, plan.blackDeltaV == nil,
+           list2 == nil, whiteBalance {
+            let gains = plan.whiteBalanceGains
+            let white = plan.whiteLevels[0]
+            for y in iy0..<iy1 {
+                let b0 = plan.blackLevels[(y % bRows) * bCols + (ix0 % bCols)]
+                let b1 = plan.blackLevels[(y % bRows) * bCols + ((ix0 + 1) % bCols)]
+                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] / (white - b0)
+                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] / (white - b1)
+                let srcRow = src.baseAddress! + y * W
+                let dstRow = m + (y - ry) * rw - rx
+                var x = ix0
+                while x + 1 < ix1 {
+                    dstRow[x] = min((Float(srcRow[x]) - b0) * k0, 1)
+                    dstRow[x + 1] = min((Float(srcRow[x + 1]) - b1) * k1, 1)
+                    x += 2
+                }
+                if x < ix1 { dstRow[x] = min((Float(srcRow[x]) - b0) * k0, 1) }
+            }
+            return
+        }
+        let invRange = plan.blackLevels.enumerated().map { i, b in 1 / (plan.whiteLevels[i % spp] - b) }
+        plan.blackLevels.withUnsafeBufferPointer { black in
+            let deltaH = plan.blackDeltaH
+            for y in iy0..<iy1 {
+                let dv = plan.blackDeltaV?[y] ?? 0
+                let srcRow = src.baseAddress! + y * W * spp
+                let dstRow = m + ((y - ry) * rw - rx) * spp
+                let brow = (y % bRows) * bCols
+                for x in ix0..<ix1 {
+                    let dh = deltaH?[x] ?? 0
+                    let bIndex = (brow + x % bCols) * spp
+                    for s in 0..<spp {
+                        let b = black[bIndex + s] + dh + dv
+                        dstRow[x * spp + s] = (Float(srcRow[x * spp + s]) - b) * invRange[bIndex + s]
+                    }
+                }
+            }
+        }
+        if let list = list2 {
+            list.applyPointwise(to: m + ((iy0 - ry) * rw + (ix0 - rx)) * spp, rowStride: rw * spp,
+                                region: PixelRect(x: ix0, y: iy0, width: ix1 - ix0, height: iy1 - iy0),
+                                planes: spp, imageWidth: W, imageHeight: H)
+        }
+        if whiteBalance { whiteBalanceRegion(plan: plan, m: m, rx: rx, ry: ry, rw: rw, ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1) }
+    }
+
+    /// Stage 3: white-balance gains per CFA colour, clipped at 1.0.
+    static func whiteBalanceRegion(plan: DevelopPlan, m: UnsafeMutablePointer<Float>, rx: Int, ry: Int, rw: Int,
+                                   ix0: Int, ix1: Int, iy0: Int, iy1: Int) {
+        guard ix1 > ix0, iy1 > iy0 else { return }
+        let gains = plan.whiteBalanceGains
+        if plan.samplesPerPixel == 1, let cfa = plan.cfa {
+            for y in iy0..<iy1 {
+                let row = m + (y - ry) * rw - rx
+                let g0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)]
+                let g1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)]
+                var x = ix0
+                while x < ix1 {
+                    row[x] = min(row[x] * g0, 1)
+                    if x + 1 < ix1 { row[x + 1] = min(row[x + 1] * g1, 1) }
+                    x += 2
+                }
+            }
+        } else {
+            for y in iy0..<iy1 {
+                let row = m + ((y - ry) * rw - rx) * 3
+                for x in ix0..<ix1 {
+                    row[x * 3] = min(row[x * 3] * gains.x, 1)
+                    row[x * 3 + 1] = min(row[x * 3 + 1] * gains.y, 1)
+                    row[x * 3 + 2] = min(row[x * 3 + 2] * gains.z, 1)
+                }
+            }
+        }
+    }
+
+    static func renderTile(_ tile: PixelRect, plan: DevelopPlan, job: TileJob, kernel: (any DemosaicKernel)?,
                            scratch: inout TileScratch) {
-        let h = plan.demosaicHalo
-        let rx = tile.x - h, ry = tile.y - h
-        let rw = tile.width + 2 * h, rh = tile.height + 2 * h
         let spp = plan.samplesPerPixel
         let W = plan.width, H = plan.height
-        // In-image part of the region.
-        let ix0 = max(rx, 0), ix1 = min(rx + rw, W), iy0 = max(ry, 0), iy1 = min(ry + rh, H)
+        let tw = tile.width, th = tile.height
 
-        scratch.mosaic.withUnsafeMutableBufferPointer { mos in
-            let m = mos.baseAddress!
-            // 1. Linearise the in-image samples.
-            let bRows = plan.blackRepeatRows, bCols = plan.blackRepeatColumns
-            let invRange = plan.blackLevels.enumerated().map { i, b in 1 / (plan.whiteLevels[i % spp] - b) }
-            plan.blackLevels.withUnsafeBufferPointer { black in
-                let deltaH = plan.blackDeltaH
-                for y in iy0..<iy1 {
-                    let dv = plan.blackDeltaV?[y] ?? 0
-                    let srcRow = src.baseAddress! + y * W * spp
-                    let dstRow = m + ((y - ry) * rw - rx) * spp
-                    let brow = (y % bRows) * bCols
-                    for x in ix0..<ix1 {
-                        let dh = deltaH?[x] ?? 0
-                        let bIndex = (brow + x % bCols) * spp
-                        for s in 0..<spp {
-                            let b = black[bIndex + s] + dh + dv
-                            dstRow[x * spp + s] = (Float(srcRow[x * spp + s]) - b) * invRange[bIndex + s]
-                        }
-                    }
-                }
-            }
-            // 2. OpcodeList2 on the in-image part.
-            if let list = plan.opcodeList2, ix1 > ix0, iy1 > iy0 {
-                list.applyPointwise(to: m + ((iy0 - ry) * rw + (ix0 - rx)) * spp, rowStride: rw * spp,
-                                    region: PixelRect(x: ix0, y: iy0, width: ix1 - ix0, height: iy1 - iy0),
-                                    planes: spp, imageWidth: W, imageHeight: H)
-            }
-            // 3. White balance and clip.
-            let gains = plan.whiteBalanceGains
-            if spp == 1, let cfa = plan.cfa {
-                for y in iy0..<iy1 {
-                    let row = m + (y - ry) * rw - rx
-                    let g0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)]
-                    let g1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)]
-                    var x = ix0
-                    while x < ix1 {
-                        row[x] = min(row[x] * g0, 1)
-                        if x + 1 < ix1 { row[x + 1] = min(row[x + 1] * g1, 1) }
-                        x += 2
-                    }
+        scratch.rgb.withUnsafeMutableBufferPointer { rgbBuf in
+            let rgb = rgbBuf.baseAddress!
+            if case .demosaiced(let full) = job.source {
+                for y in 0..<th {
+                    (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
                 }
             } else {
-                for y in iy0..<iy1 {
-                    let row = m + ((y - ry) * rw - rx) * 3
-                    for x in ix0..<ix1 {
-                        row[x * 3] = min(row[x * 3] * gains.x, 1)
-                        row[x * 3 + 1] = min(row[x * 3 + 1] * gains.y, 1)
-                        row[x * 3 + 2] = min(row[x * 3 + 2] * gains.z, 1)
+                let h = plan.demosaicHalo
+                let rx = tile.x - h, ry = tile.y - h
+                let rw = tile.width + 2 * h, rh = tile.height + 2 * h
+                let ix0 = max(rx, 0), ix1 = min(rx + rw, W), iy0 = max(ry, 0), iy1 = min(ry + rh, H)
+                scratch.mosaic.withUnsafeMutableBufferPointer { mos in
+                    let m = mos.baseAddress!
+                    // 1–3. Linearise, pointwise OpcodeList2, white balance (or copy a staged image).
+                    switch job.source {
+                    case .mosaic(let src):
+                        let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
+                        lineariseRegion(plan: plan, src: src, into: m, rx: rx, ry: ry, rw: rw,
+                                        ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1, list2: list2, whiteBalance: true)
+                    case .balanced(let full):
+                        for y in iy0..<iy1 where ix1 > ix0 {
+                            (m + ((y - ry) * rw + (ix0 - rx)) * spp).update(
+                                from: full.baseAddress! + (y * W + ix0) * spp, count: (ix1 - ix0) * spp)
+                        }
+                    case .demosaiced: break
                     }
-                }
-            }
-            // Mirror the out-of-image border from in-image samples (same CFA parity).
-            if ix0 > rx || ix1 < rx + rw {
-                for y in iy0..<iy1 {
-                    let row = m + (y - ry) * rw * spp
-                    for bx in 0..<rw where rx + bx < 0 || rx + bx >= W {
-                        let sx = mirror(rx + bx, W) - rx
-                        for s in 0..<spp { row[bx * spp + s] = row[sx * spp + s] }
+                    // Mirror the out-of-image border from in-image samples (same CFA parity).
+                    if ix0 > rx || ix1 < rx + rw {
+                        for y in iy0..<iy1 {
+                            let row = m + (y - ry) * rw * spp
+                            for bx in 0..<rw where rx + bx < 0 || rx + bx >= W {
+                                let sx = mirror(rx + bx, W) - rx
+                                for s in 0..<spp { row[bx * spp + s] = row[sx * spp + s] }
+                            }
+                        }
                     }
-                }
-            }
-            for by in 0..<rh where ry + by < 0 || ry + by >= H {
-                let sy = mirror(ry + by, H) - ry
-                (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
-            }
-
-            // 4. Demosaic into interleaved tile RGB (balanced camera space).
-            scratch.rgb.withUnsafeMutableBufferPointer { rgbBuf in
-                let rgb = rgbBuf.baseAddress!
-                let tw = tile.width, th = tile.height
-                if spp == 1, let kernel, let cfa = plan.cfa {
-                    scratch.red.withUnsafeMutableBufferPointer { r in
-                        scratch.green.withUnsafeMutableBufferPointer { g in
-                            scratch.blue.withUnsafeMutableBufferPointer { b in
-                                kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh,
-                                                cfa: cfa.shifted(dx: rx, dy: ry),
-                                                red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
-                                for y in 0..<th {
-                                    let o = (y + h) * rw + h
-                                    for x in 0..<tw {
-                                        let d = (y * tw + x) * 3
-                                        rgb[d] = r[o + x]; rgb[d + 1] = g[o + x]; rgb[d + 2] = b[o + x]
+                    for by in 0..<rh where ry + by < 0 || ry + by >= H {
+                        let sy = mirror(ry + by, H) - ry
+                        (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
+                    }
+                    // 4. Demosaic into interleaved tile RGB (balanced camera space).
+                    if spp == 1, let kernel, let cfa = plan.cfa {
+                        scratch.red.withUnsafeMutableBufferPointer { r in
+                            scratch.green.withUnsafeMutableBufferPointer { g in
+                                scratch.blue.withUnsafeMutableBufferPointer { b in
+                                    kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh,
+                                                    cfa: cfa.shifted(dx: rx, dy: ry),
+                                                    red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
+                                    for y in 0..<th {
+                                        let o = (y + h) * rw + h
+                                        for x in 0..<tw {
+                                            let d = (y * tw + x) * 3
+                                            rgb[d] = r[o + x]; rgb[d + 1] = g[o + x]; rgb[d + 2] = b[o + x]
+                                        }
                                     }
                                 }
                             }
                         }
-                    }
-                } else {
-                    for y in 0..<th {
-                        (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
+                    } else {
+                        for y in 0..<th {
+                            (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
+                        }
                     }
                 }
-                // 5. OpcodeList3.
-                if let list = plan.opcodeList3 {
+                // 5. Pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored).
+                if let list = plan.opcodeList3, !plan.opcodeList3NeedsWholeImage {
                     list.applyPointwise(to: rgb, rowStride: tw * 3, region: tile, planes: 3,
                                         imageWidth: W, imageHeight: H)
                 }
+            }
+            switch job.target {
+            case .encode(let encoder, let sink):
                 // 6–9. Matrix, gamut, tone, transfer, quantise, place.
                 encoder.encode(rgb: rgb, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
+            case .store(let full):
+                for y in 0..<th {
+                    (full + ((tile.y + y) * W + tile.x) * 3).update(from: rgb + y * tw * 3, count: tw * 3)
+                }
             }
         }
     }

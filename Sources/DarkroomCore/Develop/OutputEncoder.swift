@@ -6,7 +6,12 @@ import Foundation
 struct OutputEncoder: Sendable {
     let m: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let luminance: SIMD3<Float>
+    /// Profile tables (HueSatMap/LookTable) and the two matrices around them, when present.
+    let tables: ProfileRenderTables?
+    let toProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
+    let fromProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let tone: ToneCurve
+    let preserveHue: Bool
     let bits: Int
     let transfer: TransferFunction
     let isLinear: Bool
@@ -22,8 +27,13 @@ struct OutputEncoder: Sendable {
     init(plan: DevelopPlan) {
         let c = plan.cameraToOutput.m.map { Float($0) }
         m = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
+        tables = plan.profileTables
+        let a = plan.cameraToProPhoto.m.map { Float($0) }, b = plan.proPhotoToOutput.m.map { Float($0) }
+        toProPhoto = (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
+        fromProPhoto = (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8])
         luminance = plan.luminance
         tone = plan.tone
+        preserveHue = plan.recipe.gamut == .preserveHue
         bits = plan.recipe.bitsPerSample
         transfer = plan.recipe.colorSpace.transfer
         isLinear = plan.recipe.colorSpace.isLinear
@@ -44,26 +54,53 @@ struct OutputEncoder: Sendable {
                 sink: Developer.OutputSink) {
         let cw = crop.width, ch = crop.height
         let outW = sink.width
+        let standardTone = tone.mode == .standard
         lut8.withUnsafeBufferPointer { l8 in
         lut16.withUnsafeBufferPointer { l16 in
             for y in 0..<tile.height {
+                // Orientation is affine: find where this row starts and how one stored step moves.
+                let sy = tile.y - crop.y + y, sx0 = tile.x - crop.x
+                let (ox0, oy0) = orientation.map(x: sx0, y: sy, width: cw, height: ch)
+                let (ox1, oy1) = orientation.map(x: sx0 + 1, y: sy, width: cw, height: ch)
+                let stepX = ox1 - ox0, stepY = oy1 - oy0
+                let row = rgb + y * tile.width * 3
                 for x in 0..<tile.width {
-                    let p = rgb + (y * tile.width + x) * 3
+                    let p = row + x * 3
                     let cr = p[0], cg = p[1], cb = p[2]
-                    var r = m.0 * cr + m.1 * cg + m.2 * cb
-                    var g = m.3 * cr + m.4 * cg + m.5 * cb
-                    var b = m.6 * cr + m.7 * cg + m.8 * cb
+                    var r: Float, g: Float, b: Float
+                    if let tables {
+                        // Camera → linear ProPhoto → HueSatMap/LookTable → output linear.
+                        let a = toProPhoto, q = fromProPhoto
+                        let pp = tables.apply(SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                                    a.6 * cr + a.7 * cg + a.8 * cb))
+                        r = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
+                        g = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
+                        b = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+                    } else {
+                        r = m.0 * cr + m.1 * cg + m.2 * cb
+                        g = m.3 * cr + m.4 * cg + m.5 * cb
+                        b = m.6 * cr + m.7 * cg + m.8 * cb
+                    }
                     // Gamut: pull negative components up by desaturating toward luminance.
                     let lo = min(r, min(g, b))
-                    if lo < 0 {
+                    if lo < 0 && preserveHue {
                         let Y = luminance.x * r + luminance.y * g + luminance.z * b
                         if Y > 0 {
                             let t = Y / (Y - lo)
                             r = Y + t * (r - Y); g = Y + t * (g - Y); b = Y + t * (b - Y)
                         } else { r = 0; g = 0; b = 0 }
                     }
-                    (r, g, b) = tone.applyRGB(r, g, b)
-                    let (ox, oy) = orientation.map(x: tile.x - crop.x + x, y: tile.y - crop.y + y, width: cw, height: ch)
+                    if standardTone {
+                        // Hue-preserving RGB tone: the curve on max and min, the rest interpolated
+                        // (the same result as ToneCurve.applyRGB, without branches per ordering).
+                        let mx = max(r, max(g, b)), mn = max(min(r, min(g, b)), 0)
+                        let fmx = tone.apply(mx), fmn = tone.apply(mn)
+                        if mx > mn {
+                            let k = (fmx - fmn) / (mx - mn)
+                            r = fmn + (max(r, 0) - mn) * k; g = fmn + (max(g, 0) - mn) * k; b = fmn + (max(b, 0) - mn) * k
+                        } else { r = fmx; g = fmx; b = fmx }
+                    }
+                    let ox = ox0 + x * stepX, oy = oy0 + x * stepY
                     let o = (oy * outW + ox) * 3
                     if let d = sink.p8 {
                         let er = l8[Int(clamp01(r) * 65535 + 0.5)]
@@ -76,7 +113,7 @@ struct OutputEncoder: Sendable {
                             h = (h ^ (h >> 15)) &* 0x2C1B_3C6D
                             h = (h ^ (h >> 12)) &* 0x297A_2D39
                             h ^= h >> 15
-                            let ur = Float(h & 0x3FF) / 1024, ug = Float((h >> 10) & 0x3FF) / 1024, ub = Float((h >> 20) & 0x3FF) / 1024
+                            let ur = Float(h & 0x3FF) * (1 / 1024), ug = Float((h >> 10) & 0x3FF) * (1 / 1024), ub = Float((h >> 20) & 0x3FF) * (1 / 1024)
                             d[o] = UInt8(min(er + ur, 255))
                             d[o + 1] = UInt8(min(eg + ug, 255))
                             d[o + 2] = UInt8(min(eb + ub, 255))
@@ -94,7 +131,7 @@ struct OutputEncoder: Sendable {
         }
     }
 
-    @inline(__always) func clamp01(_ v: Float) -> Float { v.isNaN ? 0 : min(max(v, 0), 1) }
+    @inline(__always) func clamp01(_ v: Float) -> Float { v >= 0 ? min(v, 1) : 0 }  // NaN → 0
 
     @inline(__always) func quantise16(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> UInt16 {
         let x = clamp01(v)

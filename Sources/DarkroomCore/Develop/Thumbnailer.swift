@@ -1,7 +1,10 @@
+import Dispatch
+
 /// Makes the small 8-bit rendition embedded in outputs (JPEG IFD1, HEIF `thmb`).
 public enum Thumbnailer {
     /// Box-filters `image` so its long side is at most `longSide` (integer area average over the
     /// source pixels each thumbnail pixel covers). 16-bit images are reduced to 8 bits.
+    /// Rows are computed in parallel; the result does not depend on the thread count.
     public static func thumbnail(of image: RenderedImage, longSide: Int) -> Thumbnail? {
         guard longSide > 0, image.width > 0, image.height > 0 else { return nil }
         let scale = Double(max(image.width, image.height)) / Double(longSide)
@@ -9,26 +12,43 @@ public enum Thumbnailer {
         let th = scale <= 1 ? image.height : max(1, Int((Double(image.height) / scale).rounded()))
         var out = [UInt8](repeating: 0, count: tw * th * 3)
         let sixteen = image.bitsPerSample == 16
-        for ty in 0..<th {
-            let y0 = ty * image.height / th, y1 = max(y0 + 1, (ty + 1) * image.height / th)
-            for tx in 0..<tw {
-                let x0 = tx * image.width / tw, x1 = max(x0 + 1, (tx + 1) * image.width / tw)
-                var sum = SIMD3<UInt64>(0, 0, 0)
-                for y in y0..<y1 { for x in x0..<x1 {
-                    let i = (y * image.width + x) * 3
-                    if sixteen {
-                        sum &+= SIMD3(UInt64(image.pixels16[i]), UInt64(image.pixels16[i + 1]), UInt64(image.pixels16[i + 2]))
-                    } else {
-                        sum &+= SIMD3(UInt64(image.pixels8[i]), UInt64(image.pixels8[i + 1]), UInt64(image.pixels8[i + 2]))
+        let W = image.width, H = image.height
+        out.withUnsafeMutableBufferPointer { outBuf in
+        image.pixels8.withUnsafeBufferPointer { p8 in
+        image.pixels16.withUnsafeBufferPointer { p16 in
+            let job = Job(out: outBuf.baseAddress!, p8: p8.baseAddress, p16: p16.baseAddress)
+            DispatchQueue.concurrentPerform(iterations: th) { ty in
+                let y0 = ty * H / th, y1 = max(y0 + 1, (ty + 1) * H / th)
+                for tx in 0..<tw {
+                    let x0 = tx * W / tw, x1 = max(x0 + 1, (tx + 1) * W / tw)
+                    var sr: UInt64 = 0, sg: UInt64 = 0, sb: UInt64 = 0
+                    for y in y0..<y1 {
+                        var i = (y * W + x0) * 3
+                        for _ in x0..<x1 {
+                            if sixteen, let q = job.p16 {
+                                sr &+= UInt64(q[i]); sg &+= UInt64(q[i + 1]); sb &+= UInt64(q[i + 2])
+                            } else if let q = job.p8 {
+                                sr &+= UInt64(q[i]); sg &+= UInt64(q[i + 1]); sb &+= UInt64(q[i + 2])
+                            }
+                            i += 3
+                        }
                     }
-                } }
-                let n = UInt64((y1 - y0) * (x1 - x0)) * (sixteen ? 257 : 1)
-                let o = (ty * tw + tx) * 3
-                out[o] = UInt8((sum.x + n / 2) / n)
-                out[o + 1] = UInt8((sum.y + n / 2) / n)
-                out[o + 2] = UInt8((sum.z + n / 2) / n)
+                    let n = UInt64((y1 - y0) * (x1 - x0)) * (sixteen ? 257 : 1)
+                    let o = (ty * tw + tx) * 3
+                    job.out[o] = UInt8((sr + n / 2) / n)
+                    job.out[o + 1] = UInt8((sg + n / 2) / n)
+                    job.out[o + 2] = UInt8((sb + n / 2) / n)
+                }
             }
         }
+        }
+        }
         return Thumbnail(width: tw, height: th, pixels: out)
+    }
+
+    private struct Job: @unchecked Sendable {
+        let out: UnsafeMutablePointer<UInt8>
+        let p8: UnsafePointer<UInt8>?
+        let p16: UnsafePointer<UInt16>?
     }
 }

@@ -18,6 +18,9 @@
 /// g(headroom) = 1; identity when headroom = 1), so brightened files keep their highlights
 /// instead of clipping; the curve above is then applied to g(x).
 ///
+/// When the camera profile carries a ProfileToneCurve it replaces the rational curve (after the
+/// headroom compression), as raw converters use a profile's own curve instead of their default.
+///
 /// `.linear` applies nothing (a pure colorimetric render; values above 1 clip).
 public struct ToneCurve: Sendable, Equatable {
     public enum Mode: String, Sendable, Codable, CaseIterable { case standard, linear }
@@ -28,8 +31,12 @@ public struct ToneCurve: Sendable, Equatable {
     public let headroom: Float
     private let invHeadroom2: Float
 
-    public init(mode: Mode, shoulder: Float = 2.0, headroom: Float = 1) {
+    /// A camera profile's ProfileToneCurve, used instead of the rational curve in `.standard` mode.
+    public let profileCurve: ToneCurveFunction?
+
+    public init(mode: Mode, shoulder: Float = 2.0, headroom: Float = 1, profileCurve: ToneCurveFunction? = nil) {
         self.mode = mode
+        self.profileCurve = profileCurve
         self.shoulder = shoulder
         self.headroom = max(headroom, 1)
         self.invHeadroom2 = 1 / (self.headroom * self.headroom)
@@ -41,6 +48,7 @@ public struct ToneCurve: Sendable, Equatable {
         if mode == .linear { return min(max(x, 0), 1) }
         var v = min(max(x, 0), headroom)
         if headroom > 1 { v = v * (1 + v * invHeadroom2) / (1 + v) }
+        if let profileCurve { return profileCurve(v) }
         return (1 + shoulder) * v / (v + shoulder)
     }
 

@@ -49,8 +49,11 @@ public enum RawDecoder {
         if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump).metadata }
         let bytes = try readHeader(path: path)
         if let dng = try dngMetadata(bytes: bytes, path: path) {
-            try checkDNGSupported(dng, path: path)
-            return withFallbackProfile(dng)
+            var md = withFallbackProfile(dng)
+            do { try checkDNGSupported(dng, path: path) } catch {
+                md.warnings.append("cannot be developed: \(error.description)")
+            }
+            return md
         }
         return try libRaw(path: path, bytes: bytes, unpack: false).metadata
     }

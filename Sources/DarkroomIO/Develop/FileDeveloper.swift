@@ -92,11 +92,7 @@ public enum FileDeveloper {
         let raw: RawImage
         do { raw = try RawDecoder.decode(path: input, options: decode) } catch { throw .decode(error) }
         let t1 = DispatchTime.now().uptimeNanoseconds
-        let plan: DevelopPlan
-        do {
-            plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
-                                   samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
-        } catch { throw .develop(path: input, error) }
+        let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: input)
         var image = Developer.render(raw, plan: plan)
         let t2 = DispatchTime.now().uptimeNanoseconds
         do { image.iccProfile = try ICCProfileFactory.profile(for: recipe.colorSpace) } catch {

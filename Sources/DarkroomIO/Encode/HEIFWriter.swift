@@ -232,7 +232,12 @@ public enum HEIFWriter {
         }
         var handle: OpaquePointer?
         try LibHeif.check(heif_context_encode_image(ctx, img, encoder, nil, &handle), "heif_context_encode_image(matte)")
-        if let handle { heif_image_handle_release(handle) }
+        guard let handle else { throw .library(format: "HEIF", call: "heif_context_encode_image(matte)", message: "no handle") }
+        defer { heif_image_handle_release(handle) }
+        // As iPhones do: an XMP item describing the matte, `cdsc` → the matte item.
+        let xmp = Array(MatteXMP.packet(for: plane.kind).utf8)
+        try LibHeif.check(xmp.withUnsafeBytes { heif_context_add_XMP_metadata(ctx, handle, $0.baseAddress, Int32($0.count)) },
+                          "heif_context_add_XMP_metadata(matte)")
     }
 
     /// Encodes `image.thumbnail` as a separate item and returns its ID (the `thmb` reference is

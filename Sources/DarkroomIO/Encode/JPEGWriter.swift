@@ -30,7 +30,7 @@ public struct JPEGOptions: Sendable {
 
 /// Writes a `RenderedImage` as a baseline JPEG (libjpeg-turbo), laid out like a camera JPEG:
 ///
-///     SOI · APP1 Exif (IFD0, Exif IFD, GPS IFD, IFD1 thumbnail) · APP1 XMP · APP2 ICC_PROFILE…
+///     SOI · APP1 Exif (IFD0, Exif IFD, GPS IFD, IFD1 thumbnail ≤ 160×120) · APP1 XMP · APP2 ICC_PROFILE…
 ///     · APP2 MPF (when mattes) · frame … EOI · [matte JPEGs, each with APP1 XMP apdi:AuxiliaryImageType]
 ///
 /// 16-bit images are converted to 8 bits by rounding (`v * 255 / 65535`), since baseline JPEG
@@ -63,13 +63,29 @@ public enum JPEGWriter {
         return MPFWriter.assemble(primaryHead: head, primaryRest: Array(rest), secondaries: mattes)
     }
 
+    /// The box the EXIF IFD1 thumbnail fits in (EXIF 2.32 / DCF: 160 × 120 class), either orientation.
+    public static let exifThumbnailLongSide = 160
+    public static let exifThumbnailShortSide = 120
+
+    /// `thumbnail` (the ~320 px rendition HEIF `thmb` uses) box-filtered to fit 160 × 120
+    /// (120 × 160 for portrait), aspect kept; returned unchanged when it already fits.
+    public static func exifThumbnail(_ thumbnail: Thumbnail) -> Thumbnail {
+        let long = max(thumbnail.width, thumbnail.height), short = min(thumbnail.width, thumbnail.height)
+        guard long > exifThumbnailLongSide || short > exifThumbnailShortSide, short > 0 else { return thumbnail }
+        let side = min(exifThumbnailLongSide, max(1, exifThumbnailShortSide * long / short))
+        let asImage = RenderedImage(width: thumbnail.width, height: thumbnail.height, bitsPerSample: 8,
+                                    pixels8: thumbnail.pixels, colorSpaceName: "", iccProfile: [])
+        return Thumbnailer.thumbnail(of: asImage, longSide: side) ?? thumbnail
+    }
+
     /// The APP1 Exif segment, with the largest thumbnail quality that fits.
     static func exifSegment(_ image: RenderedImage, tj: borrowing TurboJPEG, dateTime: String) throws(EncodeError) -> [UInt8] {
         func tiff(_ thumb: [UInt8]?) -> [UInt8] {
             ExifWriter.tiff(exif: image.exif, pixelWidth: image.width, pixelHeight: image.height,
                             colorSpaceName: image.colorSpaceName, thumbnailJPEG: thumb, dateTime: dateTime)
         }
-        if let t = image.thumbnail, t.width > 0, t.height > 0, t.pixels.count == t.width * t.height * 3 {
+        if let full = image.thumbnail, full.width > 0, full.height > 0, full.pixels.count == full.width * full.height * 3 {
+            let t = exifThumbnail(full)
             for q in thumbnailQualities {
                 let jpeg = try tj.compress(pixels: t.pixels, width: t.width, height: t.height, channels: 3,
                                            quality: q, sampling: .s420)
@@ -91,7 +107,7 @@ public enum JPEGWriter {
         let coded = try tj.compress(pixels: plane.pixels, width: plane.width, height: plane.height, channels: 1,
                                     quality: 90, sampling: .gray)
         let (_, rest) = try JPEGSegment.splitAfterSOI(coded)
-        return [0xFF, 0xD8] + (try JPEGSegment.xmp(MatteXMP.packet(urn: plane.kind.urn))) + rest
+        return [0xFF, 0xD8] + (try JPEGSegment.xmp(MatteXMP.packet(for: plane.kind))) + rest
     }
 
     /// Interleaved 8-bit RGB of the image, validated; 16-bit samples are rounded to 8 bits.

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What `OutputInspector` found in an encoded file, read back with independent readers
 /// (libjpeg-turbo, libheif, libtiff) and our own marker/IFD walk.
 public struct OutputSummary: Codable, Sendable, Equatable {
@@ -43,5 +45,44 @@ public struct OutputSummary: Codable, Sendable, Equatable {
         self.format = format; self.width = width; self.height = height; self.bitsPerSample = bitsPerSample
         iccProfile = nil; iccDescription = nil; hasNCLX = false; orientation = nil; exif = [:]
         xmpBytes = nil; thumbnail = nil; auxiliaryPlanes = []
+    }
+
+    // JSON: the ICC profile as base64 (`Data`'s encoding) plus its size, not a 600-line number array.
+    private enum CodingKeys: String, CodingKey {
+        case format, width, height, bitsPerSample, iccProfile, iccProfileBytes, iccDescription, hasNCLX
+        case orientation, exif, xmpBytes, thumbnail, auxiliaryPlanes
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        format = try c.decode(Format.self, forKey: .format)
+        width = try c.decode(Int.self, forKey: .width)
+        height = try c.decode(Int.self, forKey: .height)
+        bitsPerSample = try c.decode(Int.self, forKey: .bitsPerSample)
+        iccProfile = try c.decodeIfPresent(Data.self, forKey: .iccProfile).map { [UInt8]($0) }
+        iccDescription = try c.decodeIfPresent(String.self, forKey: .iccDescription)
+        hasNCLX = try c.decode(Bool.self, forKey: .hasNCLX)
+        orientation = try c.decodeIfPresent(Int.self, forKey: .orientation)
+        exif = try c.decode([String: String].self, forKey: .exif)
+        xmpBytes = try c.decodeIfPresent(Int.self, forKey: .xmpBytes)
+        thumbnail = try c.decodeIfPresent(Size.self, forKey: .thumbnail)
+        auxiliaryPlanes = try c.decode([AuxiliaryPlane].self, forKey: .auxiliaryPlanes)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(format, forKey: .format)
+        try c.encode(width, forKey: .width)
+        try c.encode(height, forKey: .height)
+        try c.encode(bitsPerSample, forKey: .bitsPerSample)
+        try c.encodeIfPresent(iccProfile.map { Data($0) }, forKey: .iccProfile)
+        try c.encodeIfPresent(iccProfile?.count, forKey: .iccProfileBytes)
+        try c.encodeIfPresent(iccDescription, forKey: .iccDescription)
+        try c.encode(hasNCLX, forKey: .hasNCLX)
+        try c.encodeIfPresent(orientation, forKey: .orientation)
+        try c.encode(exif, forKey: .exif)
+        try c.encodeIfPresent(xmpBytes, forKey: .xmpBytes)
+        try c.encodeIfPresent(thumbnail, forKey: .thumbnail)
+        try c.encode(auxiliaryPlanes, forKey: .auxiliaryPlanes)
     }
 }
