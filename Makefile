@@ -7,7 +7,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: all deps swift build run test bench bench-demosaic profiles samples clean
+.PHONY: all deps swift build run test bench bench-peers bench-demosaic profiles samples clean
 
 all: build
 
@@ -34,10 +34,27 @@ run: build
 test: deps swift
 	$(SWIFT) test
 
-# Whole-pipeline speed and memory against peers on the real samples (release build).
+# Speed, CPU time and peak memory (release build) on synthetic 24 MP / 12 MP 14-bit DNGs written by
+# our DNGWriter: decode, each stage, whole develop to JPEG and HEIF with 1 and 2 threads, ratios to
+# the floor (LibRaw unpack + libjpeg-turbo encode), HEIF preset study, and peers when installed.
+# Tables on stdout and in out/bench.md, machine-readable in out/bench.json. BENCH_ARGS=--quick for one run.
+BENCH_ARGS ?=
 bench: deps swift
-	$(SWIFT) build -c release --product darkroom --product darkroom-bench
-	.build/release/darkroom-bench
+	$(SWIFT) build -c release --product darkroom
+	$(SWIFT) build -c release --product darkroom-bench
+	@mkdir -p out
+	.build/release/darkroom-bench --darkroom .build/release/darkroom --markdown out/bench.md --json out/bench.json $(BENCH_ARGS)
+
+# The peers the bench compares with (dcraw_emu | cjpeg, darktable-cli, rawtherapee-cli), then `make bench`.
+PEER_PACKAGES := libraw-bin libjpeg-turbo-progs darktable rawtherapee
+bench-peers: deps
+	@missing=$$(for p in $(PEER_PACKAGES); do \
+	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	    echo "make: installing peers:" $$missing; \
+	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
+	fi
+	$(MAKE) bench
 
 # Demosaic quality (CPSNR on Kodak 24) and speed.
 bench-demosaic: deps swift

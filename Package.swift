@@ -44,7 +44,7 @@ let package = Package(
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
         .executableTarget(
             name: "darkroom-bench",
-            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch"],
+            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif"],
             path: "Benchmarks/darkroom-bench"
         ),
         .executableTarget(
