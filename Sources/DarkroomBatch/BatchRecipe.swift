@@ -19,6 +19,8 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
     public var develop = DevelopRecipe.FileSettings()
     public var formats: [OutputFormat]?
     public var quality: Int?
+    /// HEIF chroma subsampling: "444" (default) or "420".
+    public var chroma: String?
     public var stripMetadata: Bool?
     public var name: String?
     public var mattes: [MatteKind]?
@@ -26,7 +28,7 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
 
     public init() {}
 
-    static let ownKeys = ["format", "quality", "strip-metadata", "name", "mattes", "matte"]
+    static let ownKeys = ["format", "quality", "chroma", "strip-metadata", "name", "mattes", "matte"]
     public static var allKeys: [String] { DevelopRecipe.FileSettings.CodingKeys.allCases.map(\.rawValue) + ownKeys }
 
     struct Key: CodingKey {
@@ -52,6 +54,7 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
             }
         }
         quality = try c.decodeIfPresent(Int.self, forKey: Key("quality"))
+        chroma = try c.decodeIfPresent(String.self, forKey: Key("chroma"))
         stripMetadata = try c.decodeIfPresent(Bool.self, forKey: Key("strip-metadata"))
         name = try c.decodeIfPresent(String.self, forKey: Key("name"))
         mattes = try c.decodeIfPresent([MatteKind].self, forKey: Key("mattes"))
@@ -63,6 +66,7 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
         var c = encoder.container(keyedBy: Key.self)
         if let formats { try c.encode(formats.map(\.rawValue), forKey: Key("format")) }
         try c.encodeIfPresent(quality, forKey: Key("quality"))
+        try c.encodeIfPresent(chroma, forKey: Key("chroma"))
         try c.encodeIfPresent(stripMetadata, forKey: Key("strip-metadata"))
         try c.encodeIfPresent(name, forKey: Key("name"))
         if let mattes { try c.encode(mattes.map(\.rawValue), forKey: Key("mattes")) }
@@ -75,6 +79,7 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
         r.develop = develop.overlaid(by: other.develop)
         r.formats = other.formats ?? formats
         r.quality = other.quality ?? quality
+        r.chroma = other.chroma ?? chroma
         r.stripMetadata = other.stripMetadata ?? stripMetadata
         r.name = other.name ?? name
         r.mattes = other.mattes ?? mattes
@@ -142,6 +147,11 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
             guard (1...100).contains(q) else { throw .usage("quality: must be 1…100") }
             export.quality = q
         }
+        switch chroma {
+        case "420", "4:2:0": export.heifChroma444 = false
+        case nil, "444", "4:4:4": export.heifChroma444 = true
+        default: throw .usage("chroma: must be 420 or 444")
+        }
         export.stripMetadata = stripMetadata ?? false
         export.computedMattes = mattes ?? []
         for (k, p) in (matte ?? [:]).sorted(by: { $0.key < $1.key }) {
@@ -169,6 +179,7 @@ public struct BatchRecipe: Sendable, Equatable, Codable {
         }
         canonical.formats = nil   // recorded per output instead
         canonical.quality = quality
+        canonical.chroma = chroma
         canonical.stripMetadata = stripMetadata ?? false
         canonical.name = nil
         let enc = JSONEncoder()

@@ -16,8 +16,9 @@ public enum Developer {
     public static func render(_ raw: RawImage, plan: DevelopPlan) -> RenderedImage {
         let (outW, outH) = plan.outputSize
         let bits = plan.recipe.bitsPerSample
-        var out8 = bits == 8 ? [UInt8](repeating: 0, count: outW * outH * 3) : []
-        var out16 = bits == 16 ? [UInt16](repeating: 0, count: outW * outH * 3) : []
+        // Every output sample is written by exactly one tile, so the buffers need no zero-fill.
+        var out8 = bits == 8 ? [UInt8](unsafeUninitializedCapacity: outW * outH * 3) { _, n in n = outW * outH * 3 } : []
+        var out16 = bits == 16 ? [UInt16](unsafeUninitializedCapacity: outW * outH * 3) { _, n in n = outW * outH * 3 } : []
 
         let encoder = OutputEncoder(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil

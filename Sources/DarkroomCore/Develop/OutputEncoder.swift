@@ -15,8 +15,10 @@ struct OutputEncoder: Sendable {
     let bits: Int
     let transfer: TransferFunction
     let isLinear: Bool
-    /// 8-bit output: encoded value × 255 for every 16-bit quantised display-linear value.
+    /// 8-bit output: encoded value × 255 at 4096 steps of display-linear 0…1 (plus the end
+    /// point), linearly interpolated: 16 KB stays in L1 (a 64 K-entry table missed the cache).
     let lut8: [Float]
+    static let lut8Steps = 4096
     /// Dither 8-bit output (`DevelopRecipe.dither`).
     let dither: Bool
     /// 16-bit output of a non-linear space: encoded value for every 1/262143 step (linear interpolation between).
@@ -40,7 +42,8 @@ struct OutputEncoder: Sendable {
         dither = plan.recipe.dither
         if bits == 8 {
             let t = transfer
-            lut8 = (0..<65536).map { i in Float(max(0, min(255, t.encode(Double(i) / 65535) * 255))) }
+            let n = OutputEncoder.lut8Steps
+            lut8 = (0...n + 1).map { i in Float(max(0, min(255, t.encode(Double(min(i, n)) / Double(n)) * 255))) }
             lut16 = []
         } else {
             lut8 = []
@@ -103,9 +106,7 @@ struct OutputEncoder: Sendable {
                     let ox = ox0 + x * stepX, oy = oy0 + x * stepY
                     let o = (oy * outW + ox) * 3
                     if let d = sink.p8 {
-                        let er = l8[Int(clamp01(r) * 65535 + 0.5)]
-                        let eg = l8[Int(clamp01(g) * 65535 + 0.5)]
-                        let eb = l8[Int(clamp01(b) * 65535 + 0.5)]
+                        let er = encode8(r, l8), eg = encode8(g, l8), eb = encode8(b, l8)
                         if dither {
                             // Unbiased random rounding: floor(v + u), u uniform in [0, 1) from a hash of
                             // the output position, so a flat area's mean is exact and gradients do not band.
@@ -129,6 +130,14 @@ struct OutputEncoder: Sendable {
             }
         }
         }
+    }
+
+    /// Encoded value × 255 of a display-linear value, by interpolation in `lut8`.
+    @inline(__always) func encode8(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> Float {
+        let f = clamp01(v) * Float(OutputEncoder.lut8Steps)
+        let i = Int(f)
+        let t = f - Float(i)
+        return lut[i] + (lut[i + 1] - lut[i]) * t
     }
 
     @inline(__always) func clamp01(_ v: Float) -> Float { v >= 0 ? min(v, 1) : 0 }  // NaN → 0

@@ -87,12 +87,18 @@ public enum RawDecoder {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
         guard !isDir.boolValue else { throw .unreadable(path: path, reason: "is a directory") }
-        let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
+        // Only the head is read here (magic numbers, IFD0); DNG tags are read from a memory map
+        // and pixels by LibRaw, so no copy of the whole file is made.
+        guard let fh = FileHandle(forReadingAtPath: path) else {
+            throw .unreadable(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { try? fh.close() }
+        let head: Data
+        do { head = try fh.read(upToCount: 65536) ?? Data() } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        guard !data.isEmpty else { throw .truncated(path: path, detail: "file is empty") }
-        return [UInt8](data)
+        guard !head.isEmpty else { throw .truncated(path: path, detail: "file is empty") }
+        return [UInt8](head)
     }
 
     /// Our own TIFF reader's view, when the file is a DNG; nil when it is not TIFF-based or has no DNGVersion.
@@ -102,11 +108,15 @@ public enum RawDecoder {
             (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 42)
         guard tiff else { return nil }
         do {
-            let md = try DNGMetadataReader.read(bytes, path: path)
+            let md = try DNGMetadataReader.read(contentsOf: path)
             return md.dngVersion != nil ? md : nil
         } catch {
             // A TIFF we cannot parse: a damaged DNG, or another TIFF-based RAW LibRaw may still read.
-            if hasDNGVersionTag(bytes) { throw .corrupt(path: path, detail: error.description) }
+            if hasDNGVersionTag(bytes) {
+                let reason = error.underlying.description
+                if case .truncated = error.underlying { throw .truncated(path: path, detail: reason) }
+                throw .corrupt(path: path, detail: reason)
+            }
             return nil
         }
     }

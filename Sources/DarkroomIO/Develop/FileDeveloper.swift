@@ -20,12 +20,14 @@ public struct SuppliedMatteSpec: Sendable, Equatable, Codable {
 /// How the developed image is written.
 public struct ExportOptions: Sendable, Equatable {
     public var format: OutputFormat = .jpeg
-    /// Encoder quality 1…100; nil = the format's default (JPEG 90, HEIF 60 on libheif's scale).
+    /// Encoder quality 1…100; nil = the format's default (JPEG 90, HEIF 50 on libheif's scale).
     public var quality: Int?
     /// Replace an existing output (default: refuse, and leave it untouched).
     public var overwrite: Bool = false
     /// Omit EXIF/XMP/thumbnail (ICC is always embedded).
     public var stripMetadata: Bool = false
+    /// HEIF 4:4:4 (default) or 4:2:0 (`--chroma 420`).
+    public var heifChroma444: Bool = true
     /// Mattes to compute and embed as auxiliary planes (`--mattes`); wired by the matte builder.
     public var computedMattes: [MatteKind] = []
     /// Mattes read from PNG files and embedded as auxiliary planes (`--matte KIND=FILE.png`).
@@ -169,6 +171,7 @@ public enum FileDeveloper {
             case .heif:
                 var o = HEIFOptions()
                 if let q = export.quality { o.quality = q }
+                o.chroma = export.heifChroma444 ? .s444 : .s420
                 o.stripMetadata = export.stripMetadata
                 o.dateTime = stamp
                 return try HEIFWriter.encode(image, options: o)
