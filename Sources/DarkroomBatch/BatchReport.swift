@@ -20,7 +20,7 @@ public struct BatchFileReport: Sendable, Codable, Equatable {
     public var estimatedMemoryMB: Double?
     /// getrusage(RUSAGE_SELF).ru_maxrss after this file, MiB (the process's peak so far).
     public var peakMemoryMB: Double?
-    public var inputSHA256: String?
+    public var inputHash: String?
 
     public init(status: String, input: String, relativePath: String) {
         self.status = status; self.input = input; self.relativePath = relativePath

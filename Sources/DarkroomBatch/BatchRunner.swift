@@ -172,12 +172,12 @@ public final class BatchRunner: @unchecked Sendable {
             return rep
         }
         var hashed: InputFingerprint?
-        // Same input content: size+mtime of the same path, else the SHA-256 decides (so a
+        // Same input content: size+mtime of the same path, else the content hash decides (so a
         // `touch`, or the same archive reached by another path, causes no work).
         func same(size: Int64, modified: Double, sha: String, path: String) -> Bool {
             if path == input.path && size == stat.size && modified == stat.modified { return true }
             if hashed == nil { hashed = stat.withHash(path: input.path) }
-            return hashed?.sha256 == sha
+            return hashed?.contentHash == sha
         }
         let outs = ctx.formats.map { f -> (format: OutputFormat, rel: String, abs: String) in
             let rel = job.name + "." + f.fileExtension
@@ -186,7 +186,7 @@ public final class BatchRunner: @unchecked Sendable {
         rep.outputs = outs.map(\.abs)
         // Failed (or not-RAW) before with the same input and recipe: not retried unless asked.
         if !c.overwrite && !c.retryFailed, let f = ctx.manifest.failure(job.name), f.recipe == ctx.recipeHash,
-           same(size: f.inputSize, modified: f.inputModified, sha: f.inputSHA256, path: f.input) {
+           same(size: f.inputSize, modified: f.inputModified, sha: f.inputHash, path: f.input) {
             rep.status = f.status == "skipped" ? "skipped" : "previously-failed"
             rep.error = f.error; rep.category = f.category; rep.outputs = []
             return rep
@@ -196,7 +196,7 @@ public final class BatchRunner: @unchecked Sendable {
             let exists = FileManager.default.fileExists(atPath: o.abs)
             if c.overwrite { todo.append((o.format, o.rel, o.abs, exists)); continue }
             if let r = ctx.manifest.output(o.rel), r.recipe == ctx.recipeHash,
-               same(size: r.inputSize, modified: r.inputModified, sha: r.inputSHA256, path: r.input) {
+               same(size: r.inputSize, modified: r.inputModified, sha: r.inputHash, path: r.input) {
                 if exists && (r.state == .done || !r.replacing) { continue }
                 if r.state == .pending && r.replacing { todo.append((o.format, o.rel, o.abs, exists)); continue }
             }
@@ -232,12 +232,12 @@ public final class BatchRunner: @unchecked Sendable {
         defer { ctx.gate.release(estimate) }
         if Interrupt.shared.requested { rep.status = "not-run"; return rep }
         let full = hashed ?? stat.withHash(path: input.path)
-        rep.inputSHA256 = full.sha256
+        rep.inputHash = full.contentHash
         func record(_ state: ManifestRecord.State, replacing: (Int) -> Bool) -> [String: ManifestRecord] {
             var d: [String: ManifestRecord] = [:]
             for (k, o) in todo.enumerated() {
                 d[o.rel] = ManifestRecord(input: input.path, format: o.format.rawValue, recipe: ctx.recipeHash,
-                                          inputSize: full.size, inputModified: full.modified, inputSHA256: full.sha256 ?? "",
+                                          inputSize: full.size, inputModified: full.modified, inputHash: full.contentHash ?? "",
                                           state: state, replacing: replacing(k), time: Date().timeIntervalSince1970)
             }
             return d
@@ -297,7 +297,7 @@ public final class BatchRunner: @unchecked Sendable {
 
     private func recordFailure(_ rep: BatchFileReport, _ fp: InputFingerprint, _ ctx: Context, key: String) {
         let f = ManifestFailure(input: rep.input, recipe: ctx.recipeHash, inputSize: fp.size, inputModified: fp.modified,
-                                inputSHA256: fp.sha256 ?? "", status: rep.status, error: rep.error ?? "",
+                                inputHash: fp.contentHash ?? "", status: rep.status, error: rep.error ?? "",
                                 category: rep.category ?? "", time: Date().timeIntervalSince1970)
         try? ctx.manifest.set(failure: f, for: key)
     }

@@ -1,23 +1,23 @@
 import DarkroomIO
 import Foundation
 
-/// Size, modification time and SHA-256 of an input file.
+/// Size, modification time and 128-bit content hash (`ContentHash`) of an input file.
 public struct InputFingerprint: Sendable, Equatable, Codable {
     public var size: Int64
     public var modified: Double
-    public var sha256: String?
+    public var contentHash: String?
 
     /// Size and mtime from stat(2); the hash is filled in lazily (`withHash`).
     public static func stat(_ path: String) -> InputFingerprint? {
         guard let a = try? FileManager.default.attributesOfItem(atPath: path) else { return nil }
         let size = (a[.size] as? NSNumber)?.int64Value ?? -1
         let mod = (a[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-        return InputFingerprint(size: size, modified: mod, sha256: nil)
+        return InputFingerprint(size: size, modified: mod, contentHash: nil)
     }
 
     public func withHash(path: String) -> InputFingerprint {
         var f = self
-        if f.sha256 == nil { f.sha256 = SHA256.hexOfFile(path) }
+        if f.contentHash == nil { f.contentHash = ContentHash.hexOfFile(path) }
         return f
     }
 }
@@ -30,7 +30,7 @@ public struct ManifestRecord: Sendable, Equatable, Codable {
     public var recipe: String
     public var inputSize: Int64
     public var inputModified: Double
-    public var inputSHA256: String
+    public var inputHash: String
     public var state: State
     /// The output already existed when this (pending) write began, i.e. it was being replaced.
     public var replacing: Bool
@@ -43,7 +43,7 @@ public struct ManifestFailure: Sendable, Equatable, Codable {
     public var recipe: String
     public var inputSize: Int64
     public var inputModified: Double
-    public var inputSHA256: String
+    public var inputHash: String
     public var status: String
     public var error: String
     public var category: String
@@ -58,7 +58,7 @@ public struct ManifestFailure: Sendable, Equatable, Codable {
 /// atomically (`AtomicWriter`) after each change.
 ///
 /// Up-to-date rule for an output: it exists, its record has the same recipe hash, and the
-/// input is unchanged — same size and mtime, or, when those differ, the same SHA-256 of its
+/// input is unchanged — same size and mtime, or, when those differ, the same content hash of its
 /// content. A record is first written `pending` (before the output is written) and becomes
 /// `done` after; because outputs appear atomically, a `pending` record whose output exists and
 /// was not replacing an older file also proves a complete output (the run was killed between

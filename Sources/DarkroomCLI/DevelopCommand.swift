@@ -26,7 +26,7 @@ struct DevelopCommand: ParsableCommand {
 
         Outputs are written to a temporary file and renamed, so an interrupted run never \
         leaves a partial output and never replaces a good one; --overwrite is explicit. \
-        OUTDIR/.darkroom-manifest.json records each output's input SHA-256 (plus size and \
+        OUTDIR/.darkroom-manifest.json records each output's input content hash (plus size and \
         mtime, checked first) and recipe hash: rerunning the same command skips what is up to \
         date and the inputs that failed before with the same content and recipe (--retry-failed \
         retries them). Ctrl-C stops starting new files and lets running ones finish (again: \

@@ -184,3 +184,33 @@ struct BatchUnitTests {
         }
     }
 }
+
+@Suite("Content hash")
+struct ContentHashTests {
+    /// Chunking never changes the hash; any changed, added or removed byte does.
+    @Test func chunkIndependentAndSensitive() {
+        var rng = SystemRandomNumberGenerator()
+        var data = (0..<10_007).map { _ in UInt8.random(in: 0...255, using: &rng) }
+        let whole = ContentHash.hex(data)
+        #expect(whole.count == 32)
+        for chunk in [1, 7, 15, 16, 17, 1000, 4096] {
+            var h = ContentHash()
+            var i = 0
+            while i < data.count {
+                let end = min(i + chunk, data.count)
+                data[i..<end].withUnsafeBytes { h.update($0) }
+                i = end
+            }
+            #expect(h.finalize() == whole, "chunk \(chunk)")
+        }
+        var seen: Set<String> = [whole]
+        for i in [0, 1, 15, 16, 5000, 10_006] {
+            var d = data; d[i] ^= 1
+            #expect(seen.insert(ContentHash.hex(d)).inserted, "flip at \(i)")
+        }
+        #expect(seen.insert(ContentHash.hex(Array(data.dropLast()))).inserted)
+        #expect(seen.insert(ContentHash.hex(data + [0])).inserted)
+        #expect(ContentHash.hex([]) != ContentHash.hex([0]))
+        data[0] = data[0]
+    }
+}
