@@ -1,0 +1,41 @@
+/// Eight-lane helpers for the demosaic kernels' row loops: unaligned loads and stores, the
+/// chunk walk over a column range, and exact parity blends.
+///
+/// Every lane computes exactly what a scalar loop would (no fused or reassociated arithmetic),
+/// so results never depend on where a chunk starts — tile-exactness needs that.
+enum DemosaicVector {
+    typealias V = SIMD8<Float>
+
+    @inline(__always)
+    static func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+
+    @inline(__always)
+    static func load(_ p: UnsafeMutablePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+
+    @inline(__always)
+    static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+
+    /// Calls `body(x)` for chunks of 8 columns covering `lo..<hi`; the last chunk is moved back
+    /// to end at `hi` (so it may overlap the one before: bodies must be pure per column).
+    /// Needs `hi - lo >= 8` (callers guarantee it); does nothing otherwise.
+    @inline(__always)
+    static func chunks(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
+        guard hi - lo >= 8 else { return }
+        var x = lo
+        while x + 8 <= hi { body(x); x += 8 }
+        if x < hi { body(hi - 8) }
+    }
+
+    /// 1 on lanes whose column has parity `parity` for a chunk starting at `x`, else 0.
+    @inline(__always)
+    static func parityLanes(_ x: Int, _ parity: Int) -> V {
+        (x & 1) == (parity & 1) ? V(1, 0, 1, 0, 1, 0, 1, 0) : V(0, 1, 0, 1, 0, 1, 0, 1)
+    }
+
+    /// `a` where `k` is 1, `b` where it is 0 — exact for finite `a`, `b` (a·1 + b·0 = a).
+    @inline(__always)
+    static func blend(_ k: V, _ a: V, _ b: V) -> V { a * k + b * (1 - k) }
+
+    @inline(__always)
+    static func abs(_ v: V) -> V { v.replacing(with: -v, where: v .< 0) }
+}
