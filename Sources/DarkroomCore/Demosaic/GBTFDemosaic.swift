@@ -97,7 +97,7 @@ public struct GBTFDemosaic: DemosaicKernel {
             var y = r
             if y < h {
                 let mr = m + y * w, dh = ring(.dH, y), gp = greenParity[y & 1]
-                DemosaicVector.chunks(2, w - 2) { x in
+                for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8)
                     let c = DemosaicVector.load(mr + x)
                     let est = (DemosaicVector.load(mr + x - 1) + DemosaicVector.load(mr + x + 1)) * 0.5
                         + (c * 2 - (DemosaicVector.load(mr + x - 2) + DemosaicVector.load(mr + x + 2))) * 0.25
@@ -106,7 +106,7 @@ public struct GBTFDemosaic: DemosaicKernel {
                 }
                 if y >= 2 && y < h - 2 {
                     let dv = ring(.dV, y)
-                    DemosaicVector.chunks(0, w) { x in
+                    for x0 in stride(from: 0, to: w, by: 8) { let x = min(x0, w - 8)
                         let p = mr + x
                         let c = DemosaicVector.load(p)
                         let est = (DemosaicVector.load(p - w) + DemosaicVector.load(p + w)) * 0.5
@@ -120,27 +120,27 @@ public struct GBTFDemosaic: DemosaicKernel {
             y = r - 1
             if y >= 0 && y < h {
                 let dh = ring(.dH, y)
-                DemosaicVector.chunks(1, w - 1) { x in
+                for x0 in stride(from: 1, to: w - 1, by: 8) { let x = min(x0, w - 1 - 8)
                     DemosaicVector.store(DemosaicVector.abs(DemosaicVector.load(dh + x - 1) - DemosaicVector.load(dh + x + 1)), line1 + x)
                 }
                 let boxH = ring(.boxH, y), sumH = ring(.sumH, y)
-                DemosaicVector.chunks(2, w - 2) { x in
+                for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8)
                     DemosaicVector.store(sum5(line1 + x, 1), boxH + x)
                     DemosaicVector.store(sum5(dh + x, 1), sumH + x)
                 }
                 if y >= 1 && y < h - 1 {
                     let up = ring(.dV, y - 1), down = ring(.dV, y + 1), boxV = ring(.boxV, y)
-                    DemosaicVector.chunks(0, w) { x in
+                    for x0 in stride(from: 0, to: w, by: 8) { let x = min(x0, w - 8)
                         DemosaicVector.store(DemosaicVector.abs(DemosaicVector.load(up + x) - DemosaicVector.load(down + x)), line2 + x)
                     }
-                    DemosaicVector.chunks(2, w - 2) { x in DemosaicVector.store(sum5(line2 + x, 1), boxV + x) }
+                    for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8); DemosaicVector.store(sum5(line2 + x, 1), boxV + x) }
                 }
             }
             // 2b. … and over 5 rows; 5-tap vertical sums of ΔV.
             y = r - 3
             if y >= 2 && y < h - 2 {
                 let gH = ring(.gradH, y), gV = ring(.gradV, y), sV = ring(.sumV, y)
-                DemosaicVector.chunks(0, w) { x in
+                for x0 in stride(from: 0, to: w, by: 8) { let x = min(x0, w - 8)
                     DemosaicVector.store(rowsSum5(.boxH, y, x), gH + x)
                     DemosaicVector.store(rowsSum5(.boxV, y, x), gV + x)
                     DemosaicVector.store(rowsSum5(.dV, y, x), sV + x)
@@ -155,7 +155,7 @@ public struct GBTFDemosaic: DemosaicKernel {
                 let svN = ring(.sumV, y - 2), svS = ring(.sumV, y + 2), sh = ring(.sumH, y)
                 let nS = ring(.nS, y), nW = ring(.nW, y), nE = ring(.nE, y)
                 let mr = m + y * w, gr = green + y * w
-                DemosaicVector.chunks(2, w - 2) { x in
+                for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8)
                     let a = squaredSum(DemosaicVector.load(gvN + x)), b = squaredSum(DemosaicVector.load(gvS + x))
                     let c = squaredSum(DemosaicVector.load(gh + x - 2)), e = squaredSum(DemosaicVector.load(gh + x + 2))
                     let ab = a * b, ce = c * e
@@ -177,7 +177,7 @@ public struct GBTFDemosaic: DemosaicKernel {
             if y >= 3 && y < h - 3 {
                 let p: Plane = rowIsRed[y & 1] ? .dB : .dR   // differences of the colour being filled
                 let u1 = ring(p, y - 1), d1 = ring(p, y + 1), u3 = ring(p, y - 3), d3 = ring(p, y + 3), out = ring(p, y)
-                DemosaicVector.chunks(3, w - 3) { x in
+                for x0 in stride(from: 3, to: w - 3, by: 8) { let x = min(x0, w - 3 - 8)
                     let inner = (DemosaicVector.load(u1 + x - 1) + DemosaicVector.load(u1 + x + 1))
                         + (DemosaicVector.load(d1 + x - 1) + DemosaicVector.load(d1 + x + 1))
                     let outer = ((DemosaicVector.load(u3 + x - 1) + DemosaicVector.load(u3 + x + 1))
@@ -198,7 +198,7 @@ public struct GBTFDemosaic: DemosaicKernel {
                 let nS = ring(.nS, y), nW = ring(.nW, y), nE = ring(.nE, y)
                 let mr = m + y * w, gr = green + y * w
                 let sameOut = (isRed ? red : blue) + y * w, otherOut = (isRed ? blue : red) + y * w
-                DemosaicVector.chunks(2, w - 2) { x in
+                for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8)
                     let fS = DemosaicVector.load(nS + x), fW = DemosaicVector.load(nW + x), fE = DemosaicVector.load(nE + x)
                     let g = DemosaicVector.load(gr + x), isGreen = DemosaicVector.parityLanes(x, gp)
                     let sN = DemosaicVector.load(sU + x)
