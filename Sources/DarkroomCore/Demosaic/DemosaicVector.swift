@@ -36,6 +36,9 @@ enum DemosaicVector {
     @inline(__always)
     static func blend(_ k: V, _ a: V, _ b: V) -> V { a * k + b * (1 - k) }
 
+    /// |v| by clearing the sign bits.
     @inline(__always)
-    static func abs(_ v: V) -> V { v.replacing(with: -v, where: v .< 0) }
+    static func abs(_ v: V) -> V {
+        unsafeBitCast(unsafeBitCast(v, to: SIMD8<UInt32>.self) & 0x7FFF_FFFF, to: V.self)
+    }
 }

@@ -17,14 +17,15 @@
 /// in cache, and every row loop runs eight columns at a time over all sites (parity is applied by
 /// exact 0/1 blends). The four weights are formed as products of the other three squared sums
 /// (`w_N ∝ s_S² s_W² s_E²`), which needs one division per pixel instead of five; the sums are
-/// scaled by `1/√ε` and clamped to [10⁻⁶, 10⁶] first so those products stay in Float range.
+/// scaled by `10⁻⁶/ε` first so the triple products of squares stay in Float range: gradient sums
+/// are ≥ 0, so each scaled `ε + Σ D` is ≥ 10⁻⁶ (products ≥ 10⁻³⁶); they overflow only if Σ D > 2·10¹² ε.
 ///
 /// Each stage runs wherever its own reads stay in bounds, so the output equals the unbounded
 /// result at distance ≥ 11 (the summed read radii); the band outside is filled bilinearly.
 /// `epsilon` keeps the weights finite on flat areas (data normalised to 1.0 = clip).
 public struct GBTFDemosaic: DemosaicKernel {
     public static let exactInset = 11
-    /// ε in the directional weights `1/(ε + Σ D)²`.
+    /// ε in the directional weights `1/(ε + Σ D)²` (values below 10⁻¹² are raised to it).
     public var epsilon: Float
     public init(epsilon: Float = 1e-5) { self.epsilon = epsilon }
     public var halo: Int { Self.exactInset }
@@ -72,9 +73,8 @@ public struct GBTFDemosaic: DemosaicKernel {
         // Per row parity: column parity of green, and the colour of the other sites.
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
-        let eps = epsilon
-        let scale = 1 / Float(max(epsilon, 1e-12)).squareRoot()
-        let lowest = V(repeating: 1e-6), highest = V(repeating: 1e6)
+        let eps = max(epsilon, 1e-12)
+        let scale = 1e-6 / eps
 
         @inline(__always) func sum5(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> V {
             ((DemosaicVector.load(p - 2 * s) + DemosaicVector.load(p - s))
@@ -86,9 +86,7 @@ public struct GBTFDemosaic: DemosaicKernel {
                 + DemosaicVector.load(ring(p, y) + x)
         }
         @inline(__always) func squaredSum(_ g: V) -> V {
-            var t = (g + eps) * scale
-            t = t.replacing(with: lowest, where: t .< lowest)
-            t = t.replacing(with: highest, where: t .> highest)
+            let t = (g + eps) * scale
             return t * t
         }
 
