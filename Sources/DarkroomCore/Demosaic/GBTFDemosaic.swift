@@ -35,7 +35,7 @@ public struct GBTFDemosaic: DemosaicKernel {
         case dH, dV          // ΔH, ΔV (green − other colour)
         case boxH, boxV      // gradients of ΔH / ΔV summed over 5 columns
         case sumH            // 5-tap horizontal sums of ΔH
-        case gradH, gradV    // gradients summed over 5×5 windows
+        case gradH, gradV    // (scaled ε + gradients summed over 5×5 windows)²
         case sumV            // 5-tap vertical sums of ΔV
         case dR, dB          // G − R, G − B at red/blue sites
         case nS, nW, nE      // normalised south / west / east weights (north is the remainder)
@@ -65,7 +65,7 @@ public struct GBTFDemosaic: DemosaicKernel {
         typealias V = DemosaicVector.V
         let ringCount = Plane.allCases.count * Self.ringRows * w + 2 * w
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: ringCount)
-        storage.initialize(repeating: 0, count: ringCount)   // stale ring rows stay finite
+        storage.initialize(repeating: 1, count: ringCount)   // stale ring rows stay finite and positive
         defer { storage.deallocate() }
         let ring = Ring(base: storage, width: w)
         let line1 = storage + Plane.allCases.count * Self.ringRows * w, line2 = line1 + w
@@ -139,8 +139,8 @@ public struct GBTFDemosaic: DemosaicKernel {
             if y >= 2 && y < h - 2 {
                 let gH = ring(.gradH, y), gV = ring(.gradV, y), sV = ring(.sumV, y)
                 for x0 in stride(from: 0, to: w, by: 8) { let x = min(x0, w - 8)
-                    DemosaicVector.store(rowsSum5(.boxH, y, x), gH + x)
-                    DemosaicVector.store(rowsSum5(.boxV, y, x), gV + x)
+                    DemosaicVector.store(squaredSum(rowsSum5(.boxH, y, x)), gH + x)
+                    DemosaicVector.store(squaredSum(rowsSum5(.boxV, y, x)), gV + x)
                     DemosaicVector.store(rowsSum5(.dV, y, x), sV + x)
                 }
             }
@@ -154,8 +154,8 @@ public struct GBTFDemosaic: DemosaicKernel {
                 let nS = ring(.nS, y), nW = ring(.nW, y), nE = ring(.nE, y)
                 let mr = m + y * w, gr = green + y * w
                 for x0 in stride(from: 2, to: w - 2, by: 8) { let x = min(x0, w - 2 - 8)
-                    let a = squaredSum(DemosaicVector.load(gvN + x)), b = squaredSum(DemosaicVector.load(gvS + x))
-                    let c = squaredSum(DemosaicVector.load(gh + x - 2)), e = squaredSum(DemosaicVector.load(gh + x + 2))
+                    let a = DemosaicVector.load(gvN + x), b = DemosaicVector.load(gvS + x)
+                    let c = DemosaicVector.load(gh + x - 2), e = DemosaicVector.load(gh + x + 2)
                     let ab = a * b, ce = c * e
                     let wN = b * ce, wS = a * ce, wW = ab * e, wE = ab * c
                     let inv = 1 / ((wN + wS) + (wW + wE))
