@@ -48,6 +48,12 @@ public struct MLRIDemosaic: DemosaicKernel {
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
+        // Row loops run eight columns at a time; smaller regions than the contract's are all border.
+        guard width >= 2 * halo + 2, height >= 2 * halo + 2 else {
+            DemosaicBorder.fill(mosaic: m, width: width, height: height, cfa: cfa, inset: max(width, height),
+                                red: red, green: green, blue: blue)
+            return
+        }
         let n = max(width * height, 1)
         let planeCount = 21, rowCount = 16
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * planeCount + width * rowCount)
@@ -95,6 +101,7 @@ extension MLRIDemosaic {
     func directionalDifference(_ m: UnsafePointer<Float>, _ g: Geometry, step s: Int,
                                temps: [UnsafeMutablePointer<Float>], rows: UnsafeMutablePointer<Float>,
                                dif: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
         let w = g.width, r = greenRadius
         let t = s == 1 ? w : 1                     // the across-the-line step
         let horizontal = s == 1
@@ -124,16 +131,22 @@ extension MLRIDemosaic {
         let (eI, eP, eIP, eII, oI, oP, oIP, oII) = (along[0], along[1], along[2], along[3], along[4], along[5], along[6], along[7])
         do {
             let (ys, xs) = region(along: 3 + r, across: 3)
+            // Eight columns at a time, sums kept in registers (added in k order, as a scalar loop would).
             for y in ys {
                 let row = y * w
-                for x in xs { let i = row + x; eI[i] = 0; eP[i] = 0; eIP[i] = 0; eII[i] = 0; oI[i] = 0; oP[i] = 0; oIP[i] = 0; oII[i] = 0 }
-                for k in -r...r {
-                    let o = row + k * s
-                    if k & 1 == 0 {
-                        for x in xs { let i = row + x; eI[i] += guide[o + x]; eP[i] += m[o + x]; eIP[i] += lapIP[o + x]; eII[i] += lapII[o + x] }
-                    } else {
-                        for x in xs { let i = row + x; oI[i] += guide[o + x]; oP[i] += m[o + x]; oIP[i] += lapIP[o + x]; oII[i] += lapII[o + x] }
+                for x0 in stride(from: xs.lowerBound, to: xs.upperBound, by: 8) {
+                    let i = row + min(x0, xs.upperBound - 8)
+                    var sI = (V(), V()), sP = (V(), V()), sIP = (V(), V()), sII = (V(), V())
+                    for k in -r...r {
+                        let o = i + k * s
+                        let vI = DemosaicVector.load(guide + o), vP = DemosaicVector.load(m + o)
+                        let vIP = DemosaicVector.load(lapIP + o), vII = DemosaicVector.load(lapII + o)
+                        if k & 1 == 0 { sI.0 += vI; sP.0 += vP; sIP.0 += vIP; sII.0 += vII } else { sI.1 += vI; sP.1 += vP; sIP.1 += vIP; sII.1 += vII }
                     }
+                    DemosaicVector.store(sI.0, eI + i); DemosaicVector.store(sP.0, eP + i)
+                    DemosaicVector.store(sIP.0, eIP + i); DemosaicVector.store(sII.0, eII + i)
+                    DemosaicVector.store(sI.1, oI + i); DemosaicVector.store(sP.1, oP + i)
+                    DemosaicVector.store(sIP.1, oIP + i); DemosaicVector.store(sII.1, oII + i)
                 }
             }
         }
@@ -145,14 +158,18 @@ extension MLRIDemosaic {
         for y in g.rows(3 + r) {
             let row = y * w
             // acc[q][phase]: q = I, P, IP, II; phase = 00, 10, 01, 11.
-            for j in 0..<16 { for x in cols1 { rows[j * w + x] = 0 } }
-            for l in -r...r {
-                let o = row + l * t
-                let base = l & 1 == 0 ? 0 : 2       // phases 00/10 or 01/11
-                for q in 0..<4 {
-                    let e = along[q], od = along[q + 4]
-                    let accE = rows + (q * 4 + base) * w, accO = rows + (q * 4 + base + 1) * w
-                    for x in cols1 { accE[x] += e[o + x]; accO[x] += od[o + x] }
+            for q in 0..<4 {
+                let e = along[q], od = along[q + 4]
+                for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                    let x = min(x0, cols1.upperBound - 8)
+                    var even = (V(), V()), odd = (V(), V())    // (l even, l odd): phases 00/10, 01/11
+                    for l in -r...r {
+                        let o = row + l * t + x
+                        let ve = DemosaicVector.load(e + o), vo = DemosaicVector.load(od + o)
+                        if l & 1 == 0 { even.0 += ve; odd.0 += vo } else { even.1 += ve; odd.1 += vo }
+                    }
+                    DemosaicVector.store(even.0, rows + (q * 4) * w + x); DemosaicVector.store(odd.0, rows + (q * 4 + 1) * w + x)
+                    DemosaicVector.store(even.1, rows + (q * 4 + 2) * w + x); DemosaicVector.store(odd.1, rows + (q * 4 + 3) * w + x)
                 }
             }
             for phase in 0..<4 {
@@ -174,18 +191,24 @@ extension MLRIDemosaic {
             let (ys, xs) = region(along: 3 + 2 * r, across: 3 + r)
             for y in ys {
                 let row = y * w
-                for j in 0..<8 { for x in xs { along[j][row + x] = 0 } }
-                for k in -r...r {
-                    let o = row + k * s
-                    for lp in 0..<2 {
-                        // phases with this l parity: own = (k mod 2, lp), other = (k+1 mod 2, lp)
-                        let own = 2 * lp + (k & 1), other = 2 * lp + ((k + 1) & 1)
-                        let aOwn = coef[2 * own], bOwn = coef[2 * own + 1], aOther = coef[2 * other], bOther = coef[2 * other + 1]
-                        let sa = along[4 * lp], sb = along[4 * lp + 1], ca = along[4 * lp + 2], cb = along[4 * lp + 3]
-                        for x in xs {
-                            let i = row + x
-                            sa[i] += aOwn[o + x]; sb[i] += bOwn[o + x]; ca[i] += aOther[o + x]; cb[i] += bOther[o + x]
+                for lp in 0..<2 {
+                    // phases with this l parity: own = (k mod 2, lp), other = (k+1 mod 2, lp)
+                    let aEven = coef[4 * lp], bEven = coef[4 * lp + 1], aOdd = coef[4 * lp + 2], bOdd = coef[4 * lp + 3]
+                    for x0 in stride(from: xs.lowerBound, to: xs.upperBound, by: 8) {
+                        let i = row + min(x0, xs.upperBound - 8)
+                        var sa = V(), sb = V(), ca = V(), cb = V()
+                        for k in -r...r {
+                            let o = i + k * s
+                            if k & 1 == 0 {
+                                sa += DemosaicVector.load(aEven + o); sb += DemosaicVector.load(bEven + o)
+                                ca += DemosaicVector.load(aOdd + o); cb += DemosaicVector.load(bOdd + o)
+                            } else {
+                                sa += DemosaicVector.load(aOdd + o); sb += DemosaicVector.load(bOdd + o)
+                                ca += DemosaicVector.load(aEven + o); cb += DemosaicVector.load(bEven + o)
+                            }
                         }
+                        DemosaicVector.store(sa, along[4 * lp] + i); DemosaicVector.store(sb, along[4 * lp + 1] + i)
+                        DemosaicVector.store(ca, along[4 * lp + 2] + i); DemosaicVector.store(cb, along[4 * lp + 3] + i)
                     }
                 }
             }
@@ -193,22 +216,21 @@ extension MLRIDemosaic {
         let residual = lapIP, crossEstimate = lapII
         let windowCount = Float((2 * r + 1) * (2 * r + 1))   // divide (not × 1/n) so flat fields stay exact
         let cols2 = g.columns(3 + 2 * r)
-        let aSelf = rows, bSelf = rows + w, aCross = rows + 2 * w, bCross = rows + 3 * w
         for y in g.rows(3 + 2 * r) {
             let row = y * w
-            for x in cols2 { aSelf[x] = 0; bSelf[x] = 0; aCross[x] = 0; bCross[x] = 0 }
-            for l in -r...r {
-                let o = row + l * t
-                let lp = l & 1
-                let sa = along[4 * lp], sb = along[4 * lp + 1], ca = along[4 * lp + 2], cb = along[4 * lp + 3]
-                for x in cols2 { aSelf[x] += sa[o + x]; bSelf[x] += sb[o + x]; aCross[x] += ca[o + x]; bCross[x] += cb[o + x] }
-            }
-            for x in cols2 {
-                let i = row + x
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var aSelf = V(), bSelf = V(), aCross = V(), bCross = V()
+                for l in -r...r {
+                    let o = i + l * t, lp = l & 1
+                    aSelf += DemosaicVector.load(along[4 * lp] + o); bSelf += DemosaicVector.load(along[4 * lp + 1] + o)
+                    aCross += DemosaicVector.load(along[4 * lp + 2] + o); bCross += DemosaicVector.load(along[4 * lp + 3] + o)
+                }
+                let mi = DemosaicVector.load(m + i)
                 // Own colour at its own site (guide = interpolated other colour) → residual.
-                residual[i] = m[i] - ((aSelf[x] / windowCount) * guide[i] + bSelf[x] / windowCount)
+                DemosaicVector.store(mi - ((aSelf / windowCount) * DemosaicVector.load(guide + i) + bSelf / windowCount), residual + i)
                 // The line's other colour here, guided by this site's sample.
-                crossEstimate[i] = (aCross[x] / windowCount) * m[i] + bCross[x] / windowCount
+                DemosaicVector.store((aCross / windowCount) * mi + bCross / windowCount, crossEstimate + i)
             }
         }
         // Add the linearly interpolated residual of the other colour; G − C (inset 4 + 2r).
