@@ -297,6 +297,7 @@ extension MLRIDemosaic {
     func colour(_ c: CFAColor, _ m: UnsafePointer<Float>, _ g: Geometry, green: UnsafeMutablePointer<Float>,
                 temps: [UnsafeMutablePointer<Float>], rows: UnsafeMutablePointer<Float>, inset: Int,
                 out: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
         let w = g.width, r = colourRadius
         var px = 0, py = 0
         for y in 0..<2 { for x in 0..<2 where g.cfa.color(x: x, y: y) == c { px = x; py = y } }
@@ -321,34 +322,45 @@ extension MLRIDemosaic {
         // Sums over the window's samples: along the sample rows, then down the columns (inset e0 + r).
         let e1 = e0 + r
         let cols1 = g.columns(e1)
+        // Eight columns at a time: sample columns sum the even offsets, the others the odd ones
+        // (each in ascending order, as a scalar loop would); lanes pick theirs by an exact blend.
         for y in g.rows(e0) where y & 1 == py {
             let row = y * w
-            for x in cols1 { hI[row + x] = 0; hP[row + x] = 0; hIP[row + x] = 0; hII[row + x] = 0 }
-            for dx in -r...r {
-                var i = row + DemosaicBorder.firstColumn(cols1.lowerBound, parity: (px - dx) & 1)
-                let end = row + cols1.upperBound
-                while i < end {
-                    hI[i] += green[i + dx]; hP[i] += m[i + dx]; hIP[i] += lapIP[i + dx]; hII[i] += lapII[i + dx]
-                    i += 2
+            for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                let x = min(x0, cols1.upperBound - 8), i = row + x
+                var sI = (V(), V()), sP = (V(), V()), sIP = (V(), V()), sII = (V(), V())
+                for dx in -r...r {
+                    let o = i + dx
+                    let vI = DemosaicVector.load(green + o), vP = DemosaicVector.load(m + o)
+                    let vIP = DemosaicVector.load(lapIP + o), vII = DemosaicVector.load(lapII + o)
+                    if dx & 1 == 0 { sI.0 += vI; sP.0 += vP; sIP.0 += vIP; sII.0 += vII } else { sI.1 += vI; sP.1 += vP; sIP.1 += vIP; sII.1 += vII }
                 }
+                let k = DemosaicVector.parityLanes(x, px)
+                DemosaicVector.store(DemosaicVector.blend(k, sI.0, sI.1), hI + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sP.0, sP.1), hP + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sIP.0, sIP.1), hIP + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sII.0, sII.1), hII + i)
             }
         }
         let evenCount = 2 * (r / 2) + 1, oddCount = 2 * ((r + 1) / 2)
         let th = threshold
-        let acc = rows, accP = rows + w, accIP = rows + 2 * w, accII = rows + 3 * w
         for y in g.rows(e1) {
             let row = y * w
-            for x in cols1 { acc[x] = 0; accP[x] = 0; accIP[x] = 0; accII[x] = 0 }
-            for dy in -r...r where (y + dy) & 1 == py {
-                let off = row + dy * w
-                for x in cols1 { acc[x] += hI[off + x]; accP[x] += hP[off + x]; accIP[x] += hIP[off + x]; accII[x] += hII[off + x] }
-            }
             let ny = (y & 1) == py ? evenCount : oddCount
-            for x in cols1 {
-                let count = Float(ny * ((x & 1) == px ? evenCount : oddCount))
-                let slope = accIP[x] / max(accII[x], count * th)
-                a[row + x] = slope
-                b[row + x] = accP[x] / count - slope * (acc[x] / count)
+            let countEven = Float(ny * evenCount), countOdd = Float(ny * oddCount)
+            for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                let x = min(x0, cols1.upperBound - 8), i = row + x
+                var acc = V(), accP = V(), accIP = V(), accII = V()
+                for dy in -r...r where (y + dy) & 1 == py {
+                    let o = i + dy * w
+                    acc += DemosaicVector.load(hI + o); accP += DemosaicVector.load(hP + o)
+                    accIP += DemosaicVector.load(hIP + o); accII += DemosaicVector.load(hII + o)
+                }
+                let count = DemosaicVector.blend(DemosaicVector.parityLanes(x, px), V(repeating: countEven), V(repeating: countOdd))
+                let floor = count * th
+                let slope = accIP / accII.replacing(with: floor, where: accII .< floor)
+                DemosaicVector.store(slope, a + i)
+                DemosaicVector.store(accP / count - slope * (acc / count), b + i)
             }
         }
         // Window means of a and b over every pixel; tentative colour; residuals at samples (inset e1 + r).
@@ -356,24 +368,23 @@ extension MLRIDemosaic {
         let cols2 = g.columns(e2)
         for y in g.rows(e1) {
             let row = y * w
-            for x in cols2 { hA[row + x] = 0; hB[row + x] = 0 }
-            for dx in -r...r {
-                for x in cols2 { hA[row + x] += a[row + x + dx]; hB[row + x] += b[row + x + dx] }
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var sA = V(), sB = V()
+                for dx in -r...r { sA += DemosaicVector.load(a + i + dx); sB += DemosaicVector.load(b + i + dx) }
+                DemosaicVector.store(sA, hA + i); DemosaicVector.store(sB, hB + i)
             }
         }
         let windowCount = Float((2 * r + 1) * (2 * r + 1))
-        let meanA = rows, meanB = rows + w
         for y in g.rows(e2) {
             let row = y * w
-            for x in cols2 { meanA[x] = 0; meanB[x] = 0 }
-            for dy in -r...r {
-                let off = row + dy * w
-                for x in cols2 { meanA[x] += hA[off + x]; meanB[x] += hB[off + x] }
-            }
-            for x in cols2 {
-                let i = row + x
-                q[i] = (meanA[x] / windowCount) * green[i] + meanB[x] / windowCount
-                residual[i] = m[i] - q[i]          // meaningful at the colour's sites only
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var meanA = V(), meanB = V()
+                for dy in -r...r { meanA += DemosaicVector.load(hA + i + dy * w); meanB += DemosaicVector.load(hB + i + dy * w) }
+                let tentative = (meanA / windowCount) * DemosaicVector.load(green + i) + meanB / windowCount
+                DemosaicVector.store(tentative, q + i)
+                DemosaicVector.store(DemosaicVector.load(m + i) - tentative, residual + i)   // meaningful at the colour's sites only
             }
         }
         // Tentative + bilinearly interpolated residual; samples kept (inset e2 + 1).
