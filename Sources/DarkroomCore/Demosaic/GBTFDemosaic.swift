@@ -18,7 +18,8 @@
 /// exact 0/1 blends). The four weights are formed as products of the other three squared sums
 /// (`w_N ∝ s_S² s_W² s_E²`), which needs one division per pixel instead of five; the sums are
 /// scaled by `10⁻⁶/ε` first so the triple products of squares stay in Float range: gradient sums
-/// are ≥ 0, so each scaled `ε + Σ D` is ≥ 10⁻⁶ (products ≥ 10⁻³⁶); they overflow only if Σ D > 2·10¹² ε.
+/// are ≥ 0, so each scaled `ε + Σ D` is ≥ 10⁻⁶ (products ≥ 10⁻³⁶), and it is capped at 2·10⁶ (sums
+/// of four products ≤ 2.6·10³⁸), which only binds where Σ D > 2·10¹² ε (2·10⁷ at the default ε).
 ///
 /// Each stage runs wherever its own reads stay in bounds, so the output equals the unbounded
 /// result at distance ≥ 11 (the summed read radii); the band outside is filled bilinearly.
@@ -74,7 +75,7 @@ public struct GBTFDemosaic: DemosaicKernel {
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
         let eps = max(epsilon, 1e-12)
-        let scale = 1e-6 / eps
+        let scale = 1e-6 / eps, largest = V(repeating: 2e6)
 
         @inline(__always) func sum5(_ p: UnsafeMutablePointer<Float>, _ s: Int) -> V {
             ((DemosaicVector.load(p - 2 * s) + DemosaicVector.load(p - s))
@@ -86,7 +87,8 @@ public struct GBTFDemosaic: DemosaicKernel {
                 + DemosaicVector.load(ring(p, y) + x)
         }
         @inline(__always) func squaredSum(_ g: V) -> V {
-            let t = (g + eps) * scale
+            var t = (g + eps) * scale
+            t = t.replacing(with: largest, where: t .> largest)
             return t * t
         }
 
