@@ -174,12 +174,12 @@ extension MLRIDemosaic {
             }
             for phase in 0..<4 {
                 let sI = rows + phase * w, sP = rows + (4 + phase) * w, sIP = rows + (8 + phase) * w, sII = rows + (12 + phase) * w
-                let n = counts[phase]
+                let n = counts[phase], inverseN = 1 / n
                 let aOut = coef[2 * phase], bOut = coef[2 * phase + 1]
                 for x in cols1 {
                     let a = sIP[x] / max(sII[x], n * th)
                     aOut[row + x] = a
-                    bOut[row + x] = sP[x] / n - a * (sI[x] / n)
+                    bOut[row + x] = sP[x] / n - a * (sI[x] * inverseN)   // a = 0 on flat fields: b = mean(p) exactly
                 }
             }
         }
@@ -214,7 +214,8 @@ extension MLRIDemosaic {
             }
         }
         let residual = lapIP, crossEstimate = lapII
-        let windowCount = Float((2 * r + 1) * (2 * r + 1))   // divide (not × 1/n) so flat fields stay exact
+        // Offsets are divided (not × 1/n) so flat fields stay exact; slopes are 0 there, so they may use 1/n.
+        let windowCount = Float((2 * r + 1) * (2 * r + 1)), inverseWindow = 1 / windowCount
         let cols2 = g.columns(3 + 2 * r)
         for y in g.rows(3 + 2 * r) {
             let row = y * w
@@ -228,9 +229,9 @@ extension MLRIDemosaic {
                 }
                 let mi = DemosaicVector.load(m + i)
                 // Own colour at its own site (guide = interpolated other colour) → residual.
-                DemosaicVector.store(mi - ((aSelf / windowCount) * DemosaicVector.load(guide + i) + bSelf / windowCount), residual + i)
+                DemosaicVector.store(mi - ((aSelf * inverseWindow) * DemosaicVector.load(guide + i) + bSelf / windowCount), residual + i)
                 // The line's other colour here, guided by this site's sample.
-                DemosaicVector.store((aCross / windowCount) * mi + bCross / windowCount, crossEstimate + i)
+                DemosaicVector.store((aCross * inverseWindow) * mi + bCross / windowCount, crossEstimate + i)
             }
         }
         // Add the linearly interpolated residual of the other colour; G − C (inset 4 + 2r).
@@ -356,11 +357,13 @@ extension MLRIDemosaic {
                     acc += DemosaicVector.load(hI + o); accP += DemosaicVector.load(hP + o)
                     accIP += DemosaicVector.load(hIP + o); accII += DemosaicVector.load(hII + o)
                 }
-                let count = DemosaicVector.blend(DemosaicVector.parityLanes(x, px), V(repeating: countEven), V(repeating: countOdd))
+                let sampleColumns = DemosaicVector.parityLanes(x, px)
+                let count = DemosaicVector.blend(sampleColumns, V(repeating: countEven), V(repeating: countOdd))
+                let inverseCount = DemosaicVector.blend(sampleColumns, V(repeating: 1 / countEven), V(repeating: 1 / countOdd))
                 let floor = count * th
                 let slope = accIP / accII.replacing(with: floor, where: accII .< floor)
                 DemosaicVector.store(slope, a + i)
-                DemosaicVector.store(accP / count - slope * (acc / count), b + i)
+                DemosaicVector.store(accP / count - slope * (acc * inverseCount), b + i)   // slope = 0 on flat fields
             }
         }
         // Window means of a and b over every pixel; tentative colour; residuals at samples (inset e1 + r).
@@ -375,14 +378,14 @@ extension MLRIDemosaic {
                 DemosaicVector.store(sA, hA + i); DemosaicVector.store(sB, hB + i)
             }
         }
-        let windowCount = Float((2 * r + 1) * (2 * r + 1))
+        let windowCount = Float((2 * r + 1) * (2 * r + 1)), inverseWindow = 1 / windowCount
         for y in g.rows(e2) {
             let row = y * w
             for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
                 let i = row + min(x0, cols2.upperBound - 8)
                 var meanA = V(), meanB = V()
                 for dy in -r...r { meanA += DemosaicVector.load(hA + i + dy * w); meanB += DemosaicVector.load(hB + i + dy * w) }
-                let tentative = (meanA / windowCount) * DemosaicVector.load(green + i) + meanB / windowCount
+                let tentative = (meanA * inverseWindow) * DemosaicVector.load(green + i) + meanB / windowCount
                 DemosaicVector.store(tentative, q + i)
                 DemosaicVector.store(DemosaicVector.load(m + i) - tentative, residual + i)   // meaningful at the colour's sites only
             }
