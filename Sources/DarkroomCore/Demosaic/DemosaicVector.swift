@@ -1,5 +1,7 @@
-/// Eight-lane helpers for the demosaic kernels' row loops: unaligned loads and stores, the
-/// chunk walk over a column range, and exact parity blends.
+/// Eight-lane helpers for the demosaic kernels' row loops: unaligned loads and stores, lane
+/// parity, exact blends and |v|. Row loops walk `stride(from: lo, to: hi, by: 8)` with the last
+/// chunk moved back to end at `hi` (`min(x0, hi − 8)`), so they need `hi − lo ≥ 8` and bodies
+/// that are pure per column.
 ///
 /// Every lane computes exactly what a scalar loop would (no fused or reassociated arithmetic),
 /// so results never depend on where a chunk starts — tile-exactness needs that.
@@ -14,17 +16,6 @@ enum DemosaicVector {
 
     @inline(__always)
     static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
-
-    /// Calls `body(x)` for chunks of 8 columns covering `lo..<hi`; the last chunk is moved back
-    /// to end at `hi` (so it may overlap the one before: bodies must be pure per column).
-    /// Needs `hi - lo >= 8` (callers guarantee it); does nothing otherwise.
-    @inline(__always)
-    static func chunks(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
-        guard hi - lo >= 8 else { return }
-        var x = lo
-        while x + 8 <= hi { body(x); x += 8 }
-        if x < hi { body(hi - 8) }
-    }
 
     /// 1 on lanes whose column has parity `parity` for a chunk starting at `x`, else 0.
     @inline(__always)
