@@ -66,8 +66,12 @@ public struct AHDDemosaic: DemosaicKernel {
             Self.lab(red: rgb.0, green: rgb.1, blue: rgb.2, width: width, height: height, inset: 3,
                      l: lab.0, a: lab.1, b: lab.2)
         }
-        // 2. Homogeneity maps (inset 4).
-        if height > 8 && width > 8 {
+        // 2. Homogeneity maps (inset 4); eight columns at a time when the row allows.
+        if height > 8 && width >= 16 {
+            for y in 4..<(height - 4) {
+                Self.homogeneityRow(labH: labH, labV: labV, row: y * w, width: w, homH: homH, homV: homV)
+            }
+        } else if height > 8 && width > 8 {
             for y in 4..<(height - 4) {
                 for i in (y * w + 4)..<(y * w + w - 4) {
                     let (lH, aH, bH) = (labH.0, labH.1, labH.2), (lV, aV, bV) = (labV.0, labV.1, labV.2)
@@ -87,7 +91,12 @@ public struct AHDDemosaic: DemosaicKernel {
             }
         }
         // 3. Pick per pixel by 3×3 homogeneity (inset 5).
-        if height > 10 && width > 10 {
+        if height > 10 && width >= 18 {
+            for y in 5..<(height - 5) {
+                Self.pickRow(rgbH: rgbH, rgbV: rgbV, homH: homH, homV: homV, row: y * w, width: w,
+                             red: red, green: green, blue: blue)
+            }
+        } else if height > 10 && width > 10 {
             for y in 5..<(height - 5) {
                 for i in (y * w + 5)..<(y * w + w - 5) {
                     let sH = ((homH[i - w - 1] + homH[i - w] + homH[i - w + 1]) + (homH[i - 1] + homH[i] + homH[i + 1]))
@@ -112,6 +121,62 @@ public struct AHDDemosaic: DemosaicKernel {
 
     @inline(__always)
     static func sq(_ a: Float, _ b: Float) -> Float { a * a + b * b }
+
+    typealias Planes = (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>)
+
+    /// Step 2 on columns 4..<width−4 of one row, eight at a time (the scalar loop's values:
+    /// comparisons, `max`/`min` picks and counts of whole numbers are exact).
+    static func homogeneityRow(labH: Planes, labV: Planes, row: Int, width w: Int,
+                               homH: UnsafeMutablePointer<Float>, homV: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
+        @inline(__always) func load(_ p: UnsafeMutablePointer<Float>) -> V { DemosaicVector.load(p) }
+        @inline(__always) func vmax(_ x: V, _ y: V) -> V { x.replacing(with: y, where: y .>= x) }
+        @inline(__always) func vmin(_ x: V, _ y: V) -> V { x.replacing(with: y, where: y .< x) }
+        @inline(__always) func sqv(_ a: V, _ b: V) -> V { a * a + b * b }
+        let offsets = (-1, 1, -w, w)   // W, E, N, S
+        let one = V(repeating: 1), zero = V()
+        for x0 in stride(from: 4, to: w - 4, by: 8) {
+            let i = row + min(x0, w - 12)
+            let (lH, aH, bH) = labH, (lV, aV, bV) = labV
+            let lh = load(lH + i), ah = load(aH + i), bh = load(bH + i)
+            let lv = load(lV + i), av = load(aV + i), bv = load(bV + i)
+            @inline(__always) func dL(_ l: UnsafeMutablePointer<Float>, _ c: V, _ o: Int) -> V { DemosaicVector.abs(c - load(l + i + o)) }
+            @inline(__always) func dC(_ a: UnsafeMutablePointer<Float>, _ b: UnsafeMutablePointer<Float>, _ ca: V, _ cb: V, _ o: Int) -> V {
+                sqv(ca - load(a + i + o), cb - load(b + i + o))
+            }
+            let dLH = (dL(lH, lh, offsets.0), dL(lH, lh, offsets.1), dL(lH, lh, offsets.2), dL(lH, lh, offsets.3))
+            let dLV = (dL(lV, lv, offsets.0), dL(lV, lv, offsets.1), dL(lV, lv, offsets.2), dL(lV, lv, offsets.3))
+            let dCH = (dC(aH, bH, ah, bh, offsets.0), dC(aH, bH, ah, bh, offsets.1), dC(aH, bH, ah, bh, offsets.2), dC(aH, bH, ah, bh, offsets.3))
+            let dCV = (dC(aV, bV, av, bv, offsets.0), dC(aV, bV, av, bv, offsets.1), dC(aV, bV, av, bv, offsets.2), dC(aV, bV, av, bv, offsets.3))
+            let epsL = vmin(vmax(dLH.0, dLH.1), vmax(dLV.2, dLV.3))
+            let epsC = vmin(vmax(dCH.0, dCH.1), vmax(dCV.2, dCV.3))
+            @inline(__always) func hit(_ l: V, _ c: V) -> V { zero.replacing(with: one, where: (l .<= epsL) .& (c .<= epsC)) }
+            DemosaicVector.store(((hit(dLH.0, dCH.0) + hit(dLH.1, dCH.1)) + hit(dLH.2, dCH.2)) + hit(dLH.3, dCH.3), homH + i)
+            DemosaicVector.store(((hit(dLV.0, dCV.0) + hit(dLV.1, dCV.1)) + hit(dLV.2, dCV.2)) + hit(dLV.3, dCV.3), homV + i)
+        }
+    }
+
+    /// Step 3 on columns 5..<width−5 of one row, eight at a time (same sums, same picks).
+    static func pickRow(rgbH: Planes, rgbV: Planes, homH: UnsafeMutablePointer<Float>, homV: UnsafeMutablePointer<Float>,
+                        row: Int, width w: Int, red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                        blue: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
+        @inline(__always) func box(_ p: UnsafeMutablePointer<Float>) -> V {
+            ((DemosaicVector.load(p - w - 1) + DemosaicVector.load(p - w) + DemosaicVector.load(p - w + 1))
+                + (DemosaicVector.load(p - 1) + DemosaicVector.load(p) + DemosaicVector.load(p + 1)))
+                + (DemosaicVector.load(p + w - 1) + DemosaicVector.load(p + w) + DemosaicVector.load(p + w + 1))
+        }
+        for x0 in stride(from: 5, to: w - 5, by: 8) {
+            let i = row + min(x0, w - 13)
+            let sH = box(homH + i), sV = box(homV + i)
+            let useH = sH .> sV, useV = sV .> sH
+            @inline(__always) func pick(_ h: UnsafeMutablePointer<Float>, _ v: UnsafeMutablePointer<Float>, _ out: UnsafeMutablePointer<Float>) {
+                let a = DemosaicVector.load(h + i), b = DemosaicVector.load(v + i)
+                DemosaicVector.store(((a + b) * 0.5).replacing(with: a, where: useH).replacing(with: b, where: useV), out + i)
+            }
+            pick(rgbH.0, rgbV.0, red); pick(rgbH.1, rgbV.1, green); pick(rgbH.2, rgbV.2, blue)
+        }
+    }
 
     /// Neighbours (W, E, N, S) within both tolerances.
     @inline(__always)

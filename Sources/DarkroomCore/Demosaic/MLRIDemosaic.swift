@@ -48,6 +48,12 @@ public struct MLRIDemosaic: DemosaicKernel {
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
+        // Row loops run eight columns at a time; smaller regions than the contract's are all border.
+        guard width >= 2 * halo + 2, height >= 2 * halo + 2 else {
+            DemosaicBorder.fill(mosaic: m, width: width, height: height, cfa: cfa, inset: max(width, height),
+                                red: red, green: green, blue: blue)
+            return
+        }
         let n = max(width * height, 1)
         let planeCount = 21, rowCount = 16
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * planeCount + width * rowCount)
@@ -95,6 +101,7 @@ extension MLRIDemosaic {
     func directionalDifference(_ m: UnsafePointer<Float>, _ g: Geometry, step s: Int,
                                temps: [UnsafeMutablePointer<Float>], rows: UnsafeMutablePointer<Float>,
                                dif: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
         let w = g.width, r = greenRadius
         let t = s == 1 ? w : 1                     // the across-the-line step
         let horizontal = s == 1
@@ -124,16 +131,22 @@ extension MLRIDemosaic {
         let (eI, eP, eIP, eII, oI, oP, oIP, oII) = (along[0], along[1], along[2], along[3], along[4], along[5], along[6], along[7])
         do {
             let (ys, xs) = region(along: 3 + r, across: 3)
+            // Eight columns at a time, sums kept in registers (added in k order, as a scalar loop would).
             for y in ys {
                 let row = y * w
-                for x in xs { let i = row + x; eI[i] = 0; eP[i] = 0; eIP[i] = 0; eII[i] = 0; oI[i] = 0; oP[i] = 0; oIP[i] = 0; oII[i] = 0 }
-                for k in -r...r {
-                    let o = row + k * s
-                    if k & 1 == 0 {
-                        for x in xs { let i = row + x; eI[i] += guide[o + x]; eP[i] += m[o + x]; eIP[i] += lapIP[o + x]; eII[i] += lapII[o + x] }
-                    } else {
-                        for x in xs { let i = row + x; oI[i] += guide[o + x]; oP[i] += m[o + x]; oIP[i] += lapIP[o + x]; oII[i] += lapII[o + x] }
+                for x0 in stride(from: xs.lowerBound, to: xs.upperBound, by: 8) {
+                    let i = row + min(x0, xs.upperBound - 8)
+                    var sI = (V(), V()), sP = (V(), V()), sIP = (V(), V()), sII = (V(), V())
+                    for k in -r...r {
+                        let o = i + k * s
+                        let vI = DemosaicVector.load(guide + o), vP = DemosaicVector.load(m + o)
+                        let vIP = DemosaicVector.load(lapIP + o), vII = DemosaicVector.load(lapII + o)
+                        if k & 1 == 0 { sI.0 += vI; sP.0 += vP; sIP.0 += vIP; sII.0 += vII } else { sI.1 += vI; sP.1 += vP; sIP.1 += vIP; sII.1 += vII }
                     }
+                    DemosaicVector.store(sI.0, eI + i); DemosaicVector.store(sP.0, eP + i)
+                    DemosaicVector.store(sIP.0, eIP + i); DemosaicVector.store(sII.0, eII + i)
+                    DemosaicVector.store(sI.1, oI + i); DemosaicVector.store(sP.1, oP + i)
+                    DemosaicVector.store(sIP.1, oIP + i); DemosaicVector.store(sII.1, oII + i)
                 }
             }
         }
@@ -145,24 +158,28 @@ extension MLRIDemosaic {
         for y in g.rows(3 + r) {
             let row = y * w
             // acc[q][phase]: q = I, P, IP, II; phase = 00, 10, 01, 11.
-            for j in 0..<16 { for x in cols1 { rows[j * w + x] = 0 } }
-            for l in -r...r {
-                let o = row + l * t
-                let base = l & 1 == 0 ? 0 : 2       // phases 00/10 or 01/11
-                for q in 0..<4 {
-                    let e = along[q], od = along[q + 4]
-                    let accE = rows + (q * 4 + base) * w, accO = rows + (q * 4 + base + 1) * w
-                    for x in cols1 { accE[x] += e[o + x]; accO[x] += od[o + x] }
+            for q in 0..<4 {
+                let e = along[q], od = along[q + 4]
+                for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                    let x = min(x0, cols1.upperBound - 8)
+                    var even = (V(), V()), odd = (V(), V())    // (l even, l odd): phases 00/10, 01/11
+                    for l in -r...r {
+                        let o = row + l * t + x
+                        let ve = DemosaicVector.load(e + o), vo = DemosaicVector.load(od + o)
+                        if l & 1 == 0 { even.0 += ve; odd.0 += vo } else { even.1 += ve; odd.1 += vo }
+                    }
+                    DemosaicVector.store(even.0, rows + (q * 4) * w + x); DemosaicVector.store(odd.0, rows + (q * 4 + 1) * w + x)
+                    DemosaicVector.store(even.1, rows + (q * 4 + 2) * w + x); DemosaicVector.store(odd.1, rows + (q * 4 + 3) * w + x)
                 }
             }
             for phase in 0..<4 {
                 let sI = rows + phase * w, sP = rows + (4 + phase) * w, sIP = rows + (8 + phase) * w, sII = rows + (12 + phase) * w
-                let n = counts[phase]
+                let n = counts[phase], inverseN = 1 / n
                 let aOut = coef[2 * phase], bOut = coef[2 * phase + 1]
                 for x in cols1 {
                     let a = sIP[x] / max(sII[x], n * th)
                     aOut[row + x] = a
-                    bOut[row + x] = sP[x] / n - a * (sI[x] / n)
+                    bOut[row + x] = sP[x] / n - a * (sI[x] * inverseN)   // a = 0 on flat fields: b = mean(p) exactly
                 }
             }
         }
@@ -174,41 +191,47 @@ extension MLRIDemosaic {
             let (ys, xs) = region(along: 3 + 2 * r, across: 3 + r)
             for y in ys {
                 let row = y * w
-                for j in 0..<8 { for x in xs { along[j][row + x] = 0 } }
-                for k in -r...r {
-                    let o = row + k * s
-                    for lp in 0..<2 {
-                        // phases with this l parity: own = (k mod 2, lp), other = (k+1 mod 2, lp)
-                        let own = 2 * lp + (k & 1), other = 2 * lp + ((k + 1) & 1)
-                        let aOwn = coef[2 * own], bOwn = coef[2 * own + 1], aOther = coef[2 * other], bOther = coef[2 * other + 1]
-                        let sa = along[4 * lp], sb = along[4 * lp + 1], ca = along[4 * lp + 2], cb = along[4 * lp + 3]
-                        for x in xs {
-                            let i = row + x
-                            sa[i] += aOwn[o + x]; sb[i] += bOwn[o + x]; ca[i] += aOther[o + x]; cb[i] += bOther[o + x]
+                for lp in 0..<2 {
+                    // phases with this l parity: own = (k mod 2, lp), other = (k+1 mod 2, lp)
+                    let aEven = coef[4 * lp], bEven = coef[4 * lp + 1], aOdd = coef[4 * lp + 2], bOdd = coef[4 * lp + 3]
+                    for x0 in stride(from: xs.lowerBound, to: xs.upperBound, by: 8) {
+                        let i = row + min(x0, xs.upperBound - 8)
+                        var sa = V(), sb = V(), ca = V(), cb = V()
+                        for k in -r...r {
+                            let o = i + k * s
+                            if k & 1 == 0 {
+                                sa += DemosaicVector.load(aEven + o); sb += DemosaicVector.load(bEven + o)
+                                ca += DemosaicVector.load(aOdd + o); cb += DemosaicVector.load(bOdd + o)
+                            } else {
+                                sa += DemosaicVector.load(aOdd + o); sb += DemosaicVector.load(bOdd + o)
+                                ca += DemosaicVector.load(aEven + o); cb += DemosaicVector.load(bEven + o)
+                            }
                         }
+                        DemosaicVector.store(sa, along[4 * lp] + i); DemosaicVector.store(sb, along[4 * lp + 1] + i)
+                        DemosaicVector.store(ca, along[4 * lp + 2] + i); DemosaicVector.store(cb, along[4 * lp + 3] + i)
                     }
                 }
             }
         }
         let residual = lapIP, crossEstimate = lapII
-        let windowCount = Float((2 * r + 1) * (2 * r + 1))   // divide (not × 1/n) so flat fields stay exact
+        // Offsets are divided (not × 1/n) so flat fields stay exact; slopes are 0 there, so they may use 1/n.
+        let windowCount = Float((2 * r + 1) * (2 * r + 1)), inverseWindow = 1 / windowCount
         let cols2 = g.columns(3 + 2 * r)
-        let aSelf = rows, bSelf = rows + w, aCross = rows + 2 * w, bCross = rows + 3 * w
         for y in g.rows(3 + 2 * r) {
             let row = y * w
-            for x in cols2 { aSelf[x] = 0; bSelf[x] = 0; aCross[x] = 0; bCross[x] = 0 }
-            for l in -r...r {
-                let o = row + l * t
-                let lp = l & 1
-                let sa = along[4 * lp], sb = along[4 * lp + 1], ca = along[4 * lp + 2], cb = along[4 * lp + 3]
-                for x in cols2 { aSelf[x] += sa[o + x]; bSelf[x] += sb[o + x]; aCross[x] += ca[o + x]; bCross[x] += cb[o + x] }
-            }
-            for x in cols2 {
-                let i = row + x
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var aSelf = V(), bSelf = V(), aCross = V(), bCross = V()
+                for l in -r...r {
+                    let o = i + l * t, lp = l & 1
+                    aSelf += DemosaicVector.load(along[4 * lp] + o); bSelf += DemosaicVector.load(along[4 * lp + 1] + o)
+                    aCross += DemosaicVector.load(along[4 * lp + 2] + o); bCross += DemosaicVector.load(along[4 * lp + 3] + o)
+                }
+                let mi = DemosaicVector.load(m + i)
                 // Own colour at its own site (guide = interpolated other colour) → residual.
-                residual[i] = m[i] - ((aSelf[x] / windowCount) * guide[i] + bSelf[x] / windowCount)
+                DemosaicVector.store(mi - ((aSelf * inverseWindow) * DemosaicVector.load(guide + i) + bSelf / windowCount), residual + i)
                 // The line's other colour here, guided by this site's sample.
-                crossEstimate[i] = (aCross[x] / windowCount) * m[i] + bCross[x] / windowCount
+                DemosaicVector.store((aCross * inverseWindow) * mi + bCross / windowCount, crossEstimate + i)
             }
         }
         // Add the linearly interpolated residual of the other colour; G − C (inset 4 + 2r).
@@ -275,6 +298,7 @@ extension MLRIDemosaic {
     func colour(_ c: CFAColor, _ m: UnsafePointer<Float>, _ g: Geometry, green: UnsafeMutablePointer<Float>,
                 temps: [UnsafeMutablePointer<Float>], rows: UnsafeMutablePointer<Float>, inset: Int,
                 out: UnsafeMutablePointer<Float>) {
+        typealias V = DemosaicVector.V
         let w = g.width, r = colourRadius
         var px = 0, py = 0
         for y in 0..<2 { for x in 0..<2 where g.cfa.color(x: x, y: y) == c { px = x; py = y } }
@@ -299,34 +323,47 @@ extension MLRIDemosaic {
         // Sums over the window's samples: along the sample rows, then down the columns (inset e0 + r).
         let e1 = e0 + r
         let cols1 = g.columns(e1)
+        // Eight columns at a time: sample columns sum the even offsets, the others the odd ones
+        // (each in ascending order, as a scalar loop would); lanes pick theirs by an exact blend.
         for y in g.rows(e0) where y & 1 == py {
             let row = y * w
-            for x in cols1 { hI[row + x] = 0; hP[row + x] = 0; hIP[row + x] = 0; hII[row + x] = 0 }
-            for dx in -r...r {
-                var i = row + DemosaicBorder.firstColumn(cols1.lowerBound, parity: (px - dx) & 1)
-                let end = row + cols1.upperBound
-                while i < end {
-                    hI[i] += green[i + dx]; hP[i] += m[i + dx]; hIP[i] += lapIP[i + dx]; hII[i] += lapII[i + dx]
-                    i += 2
+            for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                let x = min(x0, cols1.upperBound - 8), i = row + x
+                var sI = (V(), V()), sP = (V(), V()), sIP = (V(), V()), sII = (V(), V())
+                for dx in -r...r {
+                    let o = i + dx
+                    let vI = DemosaicVector.load(green + o), vP = DemosaicVector.load(m + o)
+                    let vIP = DemosaicVector.load(lapIP + o), vII = DemosaicVector.load(lapII + o)
+                    if dx & 1 == 0 { sI.0 += vI; sP.0 += vP; sIP.0 += vIP; sII.0 += vII } else { sI.1 += vI; sP.1 += vP; sIP.1 += vIP; sII.1 += vII }
                 }
+                let k = DemosaicVector.parityLanes(x, px)
+                DemosaicVector.store(DemosaicVector.blend(k, sI.0, sI.1), hI + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sP.0, sP.1), hP + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sIP.0, sIP.1), hIP + i)
+                DemosaicVector.store(DemosaicVector.blend(k, sII.0, sII.1), hII + i)
             }
         }
         let evenCount = 2 * (r / 2) + 1, oddCount = 2 * ((r + 1) / 2)
         let th = threshold
-        let acc = rows, accP = rows + w, accIP = rows + 2 * w, accII = rows + 3 * w
         for y in g.rows(e1) {
             let row = y * w
-            for x in cols1 { acc[x] = 0; accP[x] = 0; accIP[x] = 0; accII[x] = 0 }
-            for dy in -r...r where (y + dy) & 1 == py {
-                let off = row + dy * w
-                for x in cols1 { acc[x] += hI[off + x]; accP[x] += hP[off + x]; accIP[x] += hIP[off + x]; accII[x] += hII[off + x] }
-            }
             let ny = (y & 1) == py ? evenCount : oddCount
-            for x in cols1 {
-                let count = Float(ny * ((x & 1) == px ? evenCount : oddCount))
-                let slope = accIP[x] / max(accII[x], count * th)
-                a[row + x] = slope
-                b[row + x] = accP[x] / count - slope * (acc[x] / count)
+            let countEven = Float(ny * evenCount), countOdd = Float(ny * oddCount)
+            for x0 in stride(from: cols1.lowerBound, to: cols1.upperBound, by: 8) {
+                let x = min(x0, cols1.upperBound - 8), i = row + x
+                var acc = V(), accP = V(), accIP = V(), accII = V()
+                for dy in -r...r where (y + dy) & 1 == py {
+                    let o = i + dy * w
+                    acc += DemosaicVector.load(hI + o); accP += DemosaicVector.load(hP + o)
+                    accIP += DemosaicVector.load(hIP + o); accII += DemosaicVector.load(hII + o)
+                }
+                let sampleColumns = DemosaicVector.parityLanes(x, px)
+                let count = DemosaicVector.blend(sampleColumns, V(repeating: countEven), V(repeating: countOdd))
+                let inverseCount = DemosaicVector.blend(sampleColumns, V(repeating: 1 / countEven), V(repeating: 1 / countOdd))
+                let floor = count * th
+                let slope = accIP / accII.replacing(with: floor, where: accII .< floor)
+                DemosaicVector.store(slope, a + i)
+                DemosaicVector.store(accP / count - slope * (acc * inverseCount), b + i)   // slope = 0 on flat fields
             }
         }
         // Window means of a and b over every pixel; tentative colour; residuals at samples (inset e1 + r).
@@ -334,24 +371,23 @@ extension MLRIDemosaic {
         let cols2 = g.columns(e2)
         for y in g.rows(e1) {
             let row = y * w
-            for x in cols2 { hA[row + x] = 0; hB[row + x] = 0 }
-            for dx in -r...r {
-                for x in cols2 { hA[row + x] += a[row + x + dx]; hB[row + x] += b[row + x + dx] }
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var sA = V(), sB = V()
+                for dx in -r...r { sA += DemosaicVector.load(a + i + dx); sB += DemosaicVector.load(b + i + dx) }
+                DemosaicVector.store(sA, hA + i); DemosaicVector.store(sB, hB + i)
             }
         }
-        let windowCount = Float((2 * r + 1) * (2 * r + 1))
-        let meanA = rows, meanB = rows + w
+        let windowCount = Float((2 * r + 1) * (2 * r + 1)), inverseWindow = 1 / windowCount
         for y in g.rows(e2) {
             let row = y * w
-            for x in cols2 { meanA[x] = 0; meanB[x] = 0 }
-            for dy in -r...r {
-                let off = row + dy * w
-                for x in cols2 { meanA[x] += hA[off + x]; meanB[x] += hB[off + x] }
-            }
-            for x in cols2 {
-                let i = row + x
-                q[i] = (meanA[x] / windowCount) * green[i] + meanB[x] / windowCount
-                residual[i] = m[i] - q[i]          // meaningful at the colour's sites only
+            for x0 in stride(from: cols2.lowerBound, to: cols2.upperBound, by: 8) {
+                let i = row + min(x0, cols2.upperBound - 8)
+                var meanA = V(), meanB = V()
+                for dy in -r...r { meanA += DemosaicVector.load(hA + i + dy * w); meanB += DemosaicVector.load(hB + i + dy * w) }
+                let tentative = (meanA * inverseWindow) * DemosaicVector.load(green + i) + meanB / windowCount
+                DemosaicVector.store(tentative, q + i)
+                DemosaicVector.store(DemosaicVector.load(m + i) - tentative, residual + i)   // meaningful at the colour's sites only
             }
         }
         // Tentative + bilinearly interpolated residual; samples kept (inset e2 + 1).

@@ -77,6 +77,10 @@ public struct RCDDemosaic: DemosaicKernel {
         // Step 3: green at red/blue sites (inset 5).
         for y in 5..<(height - 5) {
             let nonGreen = cfa.color(x: 0, y: y) == .green ? 1 : 0
+            if width - 10 >= 8 {
+                greenRow(c, lpf: lpf, vhDir: vhDir, green: green, row: y * width, width: width, nonGreen: nonGreen)
+                continue
+            }
             var i = y * width + DemosaicBorder.firstColumn(5, parity: nonGreen)
             let end = y * width + width - 5
             while i < end {
@@ -126,6 +130,10 @@ public struct RCDDemosaic: DemosaicKernel {
             let nonGreen = cfa.color(x: 0, y: y) == .green ? 1 : 0
             let site = cfa.color(x: nonGreen, y: y)
             let o = site == .red ? blue : red    // the plane being filled; its samples sit diagonally
+            if width - 14 >= 8 {
+                diagonalRow(o, green: green, pqDir: pqDir, row: y * width, width: width, nonGreen: nonGreen)
+                continue
+            }
             var i = y * width + DemosaicBorder.firstColumn(7, parity: nonGreen)
             let end = y * width + width - 7
             while i < end {
@@ -149,6 +157,10 @@ public struct RCDDemosaic: DemosaicKernel {
         // Step 4.3: red and blue at green sites (inset 10).
         for y in 10..<(height - 10) {
             let greenParity = cfa.color(x: 0, y: y) == .green ? 0 : 1
+            if width - 20 >= 8 {
+                greenSiteRow(red: red, blue: blue, green: green, vhDir: vhDir, row: y * width, width: width, greenParity: greenParity)
+                continue
+            }
             var i = y * width + DemosaicBorder.firstColumn(10, parity: greenParity)
             let end = y * width + width - 10
             while i < end {
@@ -165,6 +177,109 @@ public struct RCDDemosaic: DemosaicKernel {
                                         dgN: dgN, dgS: dgS, dgW: dgW, dgE: dgE, disc: disc)
                 i += 2
             }
+        }
+    }
+}
+
+/// Eight-lane versions of steps 3, 4.2 and 4.3 for regions at least 8 columns wider than the
+/// step's inset: every column is computed (the same expressions in the same order, so the same
+/// values) and an exact 0/1 blend keeps the old value at the sites the step does not fill.
+extension RCDDemosaic {
+    typealias V = DemosaicVector.V
+
+    @inline(__always)
+    private static func ld(_ p: UnsafePointer<Float>) -> V { DemosaicVector.load(p) }
+    @inline(__always)
+    private static func ld(_ p: UnsafeMutablePointer<Float>) -> V { DemosaicVector.load(p) }
+    @inline(__always)
+    private static func vabs(_ v: V) -> V { DemosaicVector.abs(v) }
+    /// `neighbourhood` where it is further from 0.5 than `central`, else `central`.
+    @inline(__always)
+    private static func discriminate(_ central: V, _ neighbourhood: V) -> V {
+        central.replacing(with: neighbourhood, where: vabs(0.5 - central) .< vabs(0.5 - neighbourhood))
+    }
+
+    /// Step 3 on columns 5..<width−5 of one row.
+    static func greenRow(_ c: UnsafePointer<Float>, lpf: UnsafeMutablePointer<Float>, vhDir: UnsafeMutablePointer<Float>,
+                         green: UnsafeMutablePointer<Float>, row: Int, width: Int, nonGreen: Int) {
+        let eps: Float = 1e-5
+        let w1 = width, w2 = 2 * width, w3 = 3 * width, w4 = 4 * width
+        for x0 in stride(from: 5, to: width - 5, by: 8) {
+            let x = min(x0, width - 13), i = row + x
+            let ci = ld(c + i)
+            let cN1 = ld(c + i - w1), cS1 = ld(c + i + w1), cN2 = ld(c + i - w2), cS2 = ld(c + i + w2)
+            let cW1 = ld(c + i - 1), cE1 = ld(c + i + 1), cW2 = ld(c + i - 2), cE2 = ld(c + i + 2)
+            let nGrad = eps + vabs(cN1 - cS1) + vabs(ci - cN2) + vabs(cN1 - ld(c + i - w3)) + vabs(cN2 - ld(c + i - w4))
+            let sGrad = eps + vabs(cN1 - cS1) + vabs(ci - cS2) + vabs(cS1 - ld(c + i + w3)) + vabs(cS2 - ld(c + i + w4))
+            let wGrad = eps + vabs(cW1 - cE1) + vabs(ci - cW2) + vabs(cW1 - ld(c + i - 3)) + vabs(cW2 - ld(c + i - 4))
+            let eGrad = eps + vabs(cW1 - cE1) + vabs(ci - cE2) + vabs(cE1 - ld(c + i + 3)) + vabs(cE2 - ld(c + i + 4))
+            let l0 = ld(lpf + i)
+            let lN = ld(lpf + i - w2), lS = ld(lpf + i + w2), lW = ld(lpf + i - 2), lE = ld(lpf + i + 2)
+            let nEst = cN1 * (1 + (l0 - lN) / (eps + vabs(l0) + vabs(lN)))
+            let sEst = cS1 * (1 + (l0 - lS) / (eps + vabs(l0) + vabs(lS)))
+            let wEst = cW1 * (1 + (l0 - lW) / (eps + vabs(l0) + vabs(lW)))
+            let eEst = cE1 * (1 + (l0 - lE) / (eps + vabs(l0) + vabs(lE)))
+            let vEst = nEst + (sEst - nEst) * (nGrad / (nGrad + sGrad))
+            let hEst = wEst + (eEst - wEst) * (wGrad / (wGrad + eGrad))
+            let neighbourhood = 0.25 * ((ld(vhDir + i - w1 - 1) + ld(vhDir + i - w1 + 1)) + (ld(vhDir + i + w1 - 1) + ld(vhDir + i + w1 + 1)))
+            let disc = discriminate(ld(vhDir + i), neighbourhood)
+            let estimate = vEst + disc * (hEst - vEst)
+            DemosaicVector.store(DemosaicVector.blend(DemosaicVector.parityLanes(x, nonGreen), estimate, ld(green + i)), green + i)
+        }
+    }
+
+    /// Step 4.2 on columns 7..<width−7 of one row; `o` is the plane being filled.
+    static func diagonalRow(_ o: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, pqDir: UnsafeMutablePointer<Float>,
+                            row: Int, width: Int, nonGreen: Int) {
+        let eps: Float = 1e-5
+        let w1 = width, w2 = 2 * width, w3 = 3 * width
+        for x0 in stride(from: 7, to: width - 7, by: 8) {
+            let x = min(x0, width - 15), i = row + x
+            let neighbourhood = 0.25 * ((ld(pqDir + i - w1 - 1) + ld(pqDir + i - w1 + 1)) + (ld(pqDir + i + w1 - 1) + ld(pqDir + i + w1 + 1)))
+            let disc = discriminate(ld(pqDir + i), neighbourhood)
+            let g0 = ld(green + i)
+            let nw = ld(o + i - w1 - 1), ne = ld(o + i - w1 + 1), sw = ld(o + i + w1 - 1), se = ld(o + i + w1 + 1)
+            let nwGrad = eps + vabs(nw - se) + vabs(nw - ld(o + i - w3 - 3)) + vabs(g0 - ld(green + i - w2 - 2))
+            let neGrad = eps + vabs(ne - sw) + vabs(ne - ld(o + i - w3 + 3)) + vabs(g0 - ld(green + i - w2 + 2))
+            let swGrad = eps + vabs(ne - sw) + vabs(sw - ld(o + i + w3 - 3)) + vabs(g0 - ld(green + i + w2 - 2))
+            let seGrad = eps + vabs(nw - se) + vabs(se - ld(o + i + w3 + 3)) + vabs(g0 - ld(green + i + w2 + 2))
+            let nwEst = nw - ld(green + i - w1 - 1), neEst = ne - ld(green + i - w1 + 1)
+            let swEst = sw - ld(green + i + w1 - 1), seEst = se - ld(green + i + w1 + 1)
+            let pEst = nwEst + (seEst - nwEst) * (nwGrad / (nwGrad + seGrad))
+            let qEst = neEst + (swEst - neEst) * (neGrad / (neGrad + swGrad))
+            let value = g0 + (pEst + disc * (qEst - pEst))
+            DemosaicVector.store(DemosaicVector.blend(DemosaicVector.parityLanes(x, nonGreen), value, ld(o + i)), o + i)
+        }
+    }
+
+    /// Step 4.3 on columns 10..<width−10 of one row.
+    static func greenSiteRow(red: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                             vhDir: UnsafeMutablePointer<Float>, row: Int, width: Int, greenParity: Int) {
+        let eps: Float = 1e-5
+        let w1 = width, w2 = 2 * width, w3 = 3 * width
+        for x0 in stride(from: 10, to: width - 10, by: 8) {
+            let x = min(x0, width - 18), i = row + x
+            let neighbourhood = 0.25 * ((ld(vhDir + i - w1 - 1) + ld(vhDir + i - w1 + 1)) + (ld(vhDir + i + w1 - 1) + ld(vhDir + i + w1 + 1)))
+            let disc = discriminate(ld(vhDir + i), neighbourhood)
+            let g0 = ld(green + i)
+            let gN = ld(green + i - w1), gS = ld(green + i + w1), gW = ld(green + i - 1), gE = ld(green + i + 1)
+            let dgN = vabs(g0 - ld(green + i - w2)), dgS = vabs(g0 - ld(green + i + w2))
+            let dgW = vabs(g0 - ld(green + i - 2)), dgE = vabs(g0 - ld(green + i + 2))
+            let k = DemosaicVector.parityLanes(x, greenParity)
+            @inline(__always) func fill(_ o: UnsafeMutablePointer<Float>) {
+                let n = ld(o + i - w1), s = ld(o + i + w1), wv = ld(o + i - 1), e = ld(o + i + 1)
+                let nGrad = eps + dgN + vabs(n - s) + vabs(n - ld(o + i - w3))
+                let sGrad = eps + dgS + vabs(s - n) + vabs(s - ld(o + i + w3))
+                let wGrad = eps + dgW + vabs(wv - e) + vabs(wv - ld(o + i - 3))
+                let eGrad = eps + dgE + vabs(e - wv) + vabs(e - ld(o + i + 3))
+                let nEst = n - gN, sEst = s - gS, wEst = wv - gW, eEst = e - gE
+                let vEst = nEst + (sEst - nEst) * (nGrad / (nGrad + sGrad))
+                let hEst = wEst + (eEst - wEst) * (wGrad / (wGrad + eGrad))
+                let value = g0 + (vEst + disc * (hEst - vEst))
+                DemosaicVector.store(DemosaicVector.blend(k, value, ld(o + i)), o + i)
+            }
+            fill(red)
+            fill(blue)
         }
     }
 }
