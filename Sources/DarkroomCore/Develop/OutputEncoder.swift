@@ -55,10 +55,6 @@ struct OutputEncoder: Sendable {
 
     func encode(rgb: UnsafeMutablePointer<Float>, tile: PixelRect, crop: PixelRect, orientation: Orientation,
                 sink: Developer.OutputSink) {
-        if let d = sink.p8, tables == nil, tone.profileCurve == nil {
-            encode8Vector(rgb: rgb, tile: tile, crop: crop, orientation: orientation, out: d, outW: sink.width)
-            return
-        }
         let cw = crop.width, ch = crop.height
         let outW = sink.width
         let standardTone = tone.mode == .standard
@@ -133,113 +129,6 @@ struct OutputEncoder: Sendable {
                 }
             }
         }
-        }
-    }
-
-    /// The 8-bit path, eight pixels at a time (the common case: no profile tables, no profile
-    /// tone curve). Every pixel goes through this same code whatever the tiling — a row's last
-    /// group is padded by repeating its last pixel and only the real lanes are stored — so the
-    /// output stays bit-identical for any tile size.
-    func encode8Vector(rgb: UnsafeMutablePointer<Float>, tile: PixelRect, crop: PixelRect, orientation: Orientation,
-                       out: UnsafeMutablePointer<UInt8>, outW: Int) {
-        typealias V = SIMD8<Float>
-        let cw = crop.width, ch = crop.height
-        let standardTone = tone.mode == .standard
-        let headroom = tone.headroom, invH2 = 1 / (tone.headroom * tone.headroom), sh = tone.shoulder
-        let lum = luminance
-        let lanes = SIMD8<Int32>(0, 1, 2, 3, 4, 5, 6, 7)
-        let steps = V(repeating: Float(OutputEncoder.lut8Steps))
-        lut8.withUnsafeBufferPointer { l8 in
-            @inline(__always) func encodeLanes(_ v: V) -> V {
-                let f = v * steps
-                let i = SIMD8<Int32>(f, rounding: .towardZero)
-                let t = f - V(i)
-                var lo = V(), hi = V()
-                for k in 0..<8 { let j = Int(i[k]); lo[k] = l8[j]; hi[k] = l8[j + 1] }
-                return lo + (hi - lo) * t
-            }
-            @inline(__always) func curve(_ x: V) -> V {
-                var v = x.clamped(lowerBound: V(repeating: 0), upperBound: V(repeating: headroom))
-                if headroom > 1 { v = v * (1 + v * invH2) / (1 + v) }
-                return (1 + sh) * v / (v + sh)
-            }
-            for y in 0..<tile.height {
-                let sy = tile.y - crop.y + y, sx0 = tile.x - crop.x
-                let (ox0, oy0) = orientation.map(x: sx0, y: sy, width: cw, height: ch)
-                let (ox1, oy1) = orientation.map(x: sx0 + 1, y: sy, width: cw, height: ch)
-                let stepX = ox1 - ox0, stepY = oy1 - oy0
-                let row = rgb + y * tile.width * 3
-                var x = 0
-                while x < tile.width {
-                    var cr = V(), cg = V(), cb = V()
-                    for k in 0..<8 {
-                        let p = row + min(x + k, tile.width - 1) * 3
-                        cr[k] = p[0]; cg[k] = p[1]; cb[k] = p[2]
-                    }
-                    var r = m.0 * cr + m.1 * cg + m.2 * cb
-                    var g = m.3 * cr + m.4 * cg + m.5 * cb
-                    var b = m.6 * cr + m.7 * cg + m.8 * cb
-                    // NaN → 0 (a NaN would make a bad table index).
-                    r.replace(with: 0, where: .!(r .== r)); g.replace(with: 0, where: .!(g .== g)); b.replace(with: 0, where: .!(b .== b))
-                    if preserveHue {
-                        let lo = pointwiseMin(pointwiseMin(r, g), b)
-                        let neg = lo .< 0
-                        if any(neg) {
-                            let Y = lum.x * r + lum.y * g + lum.z * b
-                            let t = Y / (Y - lo)
-                            let ok = neg .& (Y .> 0), dark = neg .& .!(Y .> 0)
-                            r.replace(with: Y + t * (r - Y), where: ok); g.replace(with: Y + t * (g - Y), where: ok)
-                            b.replace(with: Y + t * (b - Y), where: ok)
-                            r.replace(with: 0, where: dark); g.replace(with: 0, where: dark); b.replace(with: 0, where: dark)
-                        }
-                    }
-                    if standardTone {
-                        let zero = V(repeating: 0)
-                        let mx = pointwiseMax(pointwiseMax(r, g), b), mn = pointwiseMax(pointwiseMin(pointwiseMin(r, g), b), zero)
-                        let fmx = curve(mx), fmn = curve(mn)
-                        let spread = mx .> mn
-                        let k = (fmx - fmn) / (mx - mn).replacing(with: 1, where: .!spread)
-                        let nr = fmn + (pointwiseMax(r, zero) - mn) * k
-                        let ng = fmn + (pointwiseMax(g, zero) - mn) * k
-                        let nb = fmn + (pointwiseMax(b, zero) - mn) * k
-                        r = nr.replacing(with: fmx, where: .!spread)
-                        g = ng.replacing(with: fmx, where: .!spread)
-                        b = nb.replacing(with: fmx, where: .!spread)
-                    }
-                    let one = V(repeating: 1), zero = V(repeating: 0)
-                    var er = encodeLanes(r.clamped(lowerBound: zero, upperBound: one))
-                    var eg = encodeLanes(g.clamped(lowerBound: zero, upperBound: one))
-                    var eb = encodeLanes(b.clamped(lowerBound: zero, upperBound: one))
-                    let xs = SIMD8<Int32>(repeating: Int32(x)) &+ lanes
-                    let ox = SIMD8<Int32>(repeating: Int32(ox0)) &+ xs &* Int32(stepX)
-                    let oy = SIMD8<Int32>(repeating: Int32(oy0)) &+ xs &* Int32(stepY)
-                    if dither {
-                        // Unbiased random rounding: floor(v + u), u uniform in [0, 1) from a hash of
-                        // the output position (same hash as the scalar path).
-                        var h = SIMD8<UInt32>(truncatingIfNeeded: ox) &* 0x9E37_79B1 ^ SIMD8<UInt32>(truncatingIfNeeded: oy) &* 0x85EB_CA77
-                        h = (h ^ (h &>> 15)) &* 0x2C1B_3C6D
-                        h = (h ^ (h &>> 12)) &* 0x297A_2D39
-                        h ^= h &>> 15
-                        let scale = V(repeating: 1 / 1024)
-                        er += V(h & 0x3FF) * scale
-                        eg += V((h &>> 10) & 0x3FF) * scale
-                        eb += V((h &>> 20) & 0x3FF) * scale
-                    } else {
-                        er += 0.5; eg += 0.5; eb += 0.5
-                    }
-                    let top = V(repeating: 255)
-                    let qr = SIMD8<Int32>(pointwiseMin(er, top), rounding: .towardZero)
-                    let qg = SIMD8<Int32>(pointwiseMin(eg, top), rounding: .towardZero)
-                    let qb = SIMD8<Int32>(pointwiseMin(eb, top), rounding: .towardZero)
-                    for k in 0..<min(8, tile.width - x) {
-                        let o = (Int(oy[k]) * outW + Int(ox[k])) * 3
-                        out[o] = UInt8(truncatingIfNeeded: qr[k])
-                        out[o + 1] = UInt8(truncatingIfNeeded: qg[k])
-                        out[o + 2] = UInt8(truncatingIfNeeded: qb[k])
-                    }
-                    x += 8
-                }
-            }
         }
     }
 
