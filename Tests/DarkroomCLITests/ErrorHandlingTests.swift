@@ -93,3 +93,39 @@ struct ErrorHandlingTests {
         #expect(((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).allSatisfy { !$0.contains(".tmp-") })
     }
 }
+
+/// Deterministic mutations of a valid DNG through the whole decode → develop path (our TIFF
+/// reader, LibRaw, the plan, the renderer): every case either develops or fails with a one-line
+/// error naming the file; none traps. (A crash here fails the whole test run.)
+@Suite("Hostile DNGs")
+struct HostileDNGTests {
+    @Test func mutatedDNGsNeverCrash() throws {
+        let dir = TestSupport.tempDirectory(); defer { TestSupport.cleanup(dir) }
+        let valid = try [UInt8](Data(contentsOf: URL(fileURLWithPath: try TestSupport.writeChart(SyntheticSamples.all[2], in: dir))))
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int { state = state &* 6364136223846793005 &+ 1442695040888963407; return Int(truncatingIfNeeded: state >> 33) }
+        var developed = 0, failed = 0
+        for i in 0..<60 {
+            var b = valid
+            switch i % 4 {
+            case 0: for _ in 0..<(1 + next() % 12) { b[next() % 2048] = UInt8(next() & 0xFF) }          // header bytes
+            case 1: for _ in 0..<(1 + next() % 40) { b[next() % b.count] = UInt8(next() & 0xFF) }       // anywhere
+            case 2: b = Array(b.prefix(next() % b.count))                                                 // truncation
+            default: let p = 8 + next() % 1500; for k in 0..<4 { b[p + k] = k < 2 ? 0xFF : UInt8(next() & 0xFF) }  // huge values
+            }
+            let path = dir + "/m\(i).dng"
+            try Data(b).write(to: URL(fileURLWithPath: path))
+            var recipe = DevelopRecipe(); recipe.thumbnailSize = 0
+            do {
+                _ = try FileDeveloper.develop(input: path, output: dir + "/m\(i).jpg", recipe: recipe, export: ExportOptions())
+                developed += 1
+            } catch {
+                failed += 1
+                #expect(error.description.hasPrefix(path + ": ") && !error.description.contains("\n"), "\(error)")
+                #expect(!FileManager.default.fileExists(atPath: dir + "/m\(i).jpg"))
+            }
+        }
+        #expect(developed + failed == 60)
+        #expect(failed > 0)
+    }
+}
