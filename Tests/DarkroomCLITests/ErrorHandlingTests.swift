@@ -129,3 +129,18 @@ struct HostileDNGTests {
         #expect(failed > 0)
     }
 }
+
+extension HostileDNGTests {
+    /// A RAW whose pixel data is missing (the exiftool Panasonic stub: 12 KB for a 10 MP sensor,
+    /// which LibRaw would "decode" to zeros) fails as truncated instead of producing a black image.
+    @Test func stubWithoutPixelDataIsTruncated() throws {
+        guard let stub = TestSupport.files(in: "corrupt").first(where: { $0.lastPathComponent == "exiftool_stub_Panasonic.rw2" }) else { return }
+        let dir = TestSupport.tempDirectory(); defer { TestSupport.cleanup(dir) }
+        #expect(throws: DevelopFailure.self) {
+            _ = try FileDeveloper.develop(input: stub.path, output: dir + "/p.jpg", recipe: DevelopRecipe(), export: ExportOptions())
+        }
+        do { _ = try RawDecoder.decode(path: stub.path); Issue.record("a stub without pixel data decoded") } catch {
+            guard case .truncated = error else { Issue.record("expected truncated, got \(error)"); return }
+        }
+    }
+}

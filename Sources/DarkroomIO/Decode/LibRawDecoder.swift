@@ -38,11 +38,22 @@ enum LibRawDecoder {
             throw .unreadable(path: path, reason: "LibRaw could not allocate a decoder")
         }
         defer { libraw_close(handle) }
-        // LibRaw prints data and memory errors to stderr by default; we report them ourselves.
-        libraw_set_dataerror_handler(handle, { _, _, _ in }, nil)
+        // LibRaw prints data and memory errors to stderr by default and then carries on with
+        // zeros; we count them instead and refuse the file (no partial images).
+        let dataErrors = UnsafeMutablePointer<Int>.allocate(capacity: 1)
+        dataErrors.initialize(to: 0)
+        defer { dataErrors.deallocate() }
+        libraw_set_dataerror_handler(handle, { ctx, _, _ in
+            ctx?.assumingMemoryBound(to: Int.self).pointee += 1
+        }, UnsafeMutableRawPointer(dataErrors))
         libraw_set_memerror_handler(handle, { _, _, _ in }, nil)
         try check(libraw_open_file(handle, path), path: path, stage: "open")
-        if unpackPixels { try check(libraw_unpack(handle), path: path, stage: "unpack") }
+        if unpackPixels {
+            try check(libraw_unpack(handle), path: path, stage: "unpack")
+            if dataErrors.pointee > 0 {
+                throw .truncated(path: path, detail: "LibRaw ran out of image data while unpacking (\(dataErrors.pointee) data errors)")
+            }
+        }
 
         let d = handle.pointee
         let s = d.sizes

@@ -36,6 +36,7 @@ public enum RawDecoder {
         } else {
             image = try libRaw(path: path, bytes: bytes, unpack: true)
         }
+        try checkPlausibleSize(image, path: path)
         if image.metadata.asShotNeutral == nil && image.metadata.asShotWhiteXY == nil,
            let n = GreyWorld.neutral(of: image) {
             image.metadata.asShotNeutral = n
@@ -82,6 +83,20 @@ public enum RawDecoder {
     }
 
     // MARK: - Steps
+
+    /// Some LibRaw loaders read past the end of a truncated file without an error and return
+    /// zeros. No lossless raw codec stores less than half a bit per sample (lossless JPEG needs at
+    /// least one: each Huffman code is ≥ 1 bit), so a file smaller
+    /// than that for its decoded size is truncated (never a partial image).
+    private static func checkPlausibleSize(_ image: RawImage, path: String) throws(DecodeError) {
+        if image.metadata.compression == 34892 { return }   // lossy JPEG DNGs may go below that
+        let samples = image.metadata.sensorWidth * image.metadata.sensorHeight * image.samplesPerPixel
+        let minimum = samples / 16
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        if let size, size < minimum {
+            throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(image.metadata.sensorWidth)x\(image.metadata.sensorHeight) image (at least \(minimum) expected)")
+        }
+    }
 
     private static func readHeader(path: String) throws(DecodeError) -> [UInt8] {
         var isDir: ObjCBool = false
