@@ -8,8 +8,8 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case mlri        // Kiku et al. 2014, minimized-Laplacian residual interpolation
 
     /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
-    /// speed (`bench-demosaic`, 24 MP, 2 workers): GBTF 40.56 dB at ~65–100 MP/s; MLRI 40.12 dB at
-    /// ~18 MP/s, AHD 37.10 dB at ~49 MP/s and RCD 36.98 dB at ~47 MP/s do not beat it.
+    /// speed (`bench-demosaic`, 24 MP, 2 workers): GBTF 40.56 dB at ~124 MP/s; MLRI 40.12 dB at
+    /// ~31 MP/s, AHD 37.10 dB at ~67 MP/s and RCD 36.98 dB at ~51 MP/s do not beat it.
     public static let `default`: DemosaicAlgorithm = .gbtf
 }
 
