@@ -46,6 +46,16 @@ struct InfoCommand: ParsableCommand {
                 }
                 if stats { try Self.printStats(path: path, options: decode) }
             } catch {
+                // A plain TIFF (e.g. our 16-bit output) is not a RAW: describe it as an output.
+                if case .notRaw = error, decode.bayerDump == nil,
+                   let bytes = try? [UInt8](Data(contentsOf: URL(fileURLWithPath: path))),
+                   bytes.count > 8, (bytes[0] == 0x49 && bytes[1] == 0x49) || (bytes[0] == 0x4D && bytes[1] == 0x4D),
+                   let summary = try? OutputInspector.inspect(bytes) {
+                    if json { jsonItems.append((try? Self.encode(summary)) ?? "{}") } else {
+                        Console.out("\(path): TIFF output"); Console.out(Self.indent((try? Self.textSummary(summary)) ?? ""))
+                    }
+                    continue
+                }
                 Console.err("darkroom: error: \(error.description)"); failed = true
             }
         }
