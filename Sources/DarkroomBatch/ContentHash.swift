@@ -78,16 +78,21 @@ public struct ContentHash: Sendable {
         return h.finalize()
     }
 
-    /// The hash of a file's content, read in 4 MiB chunks; nil when it cannot be read.
+    /// The hash of a file's content, read in 4 MiB chunks (POSIX `read`, one call per chunk);
+    /// nil when it cannot be read.
     public static func hexOfFile(_ path: String) -> String? {
-        guard let fh = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? fh.close() }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        let size = 4 << 20
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: size, alignment: 64)
+        defer { buffer.deallocate() }
         var h = ContentHash()
         while true {
-            let chunk: Data?
-            do { chunk = try fh.read(upToCount: 4 << 20) } catch { return nil }
-            guard let chunk, !chunk.isEmpty else { break }
-            chunk.withUnsafeBytes { h.update($0) }
+            let n = read(fd, buffer, size)
+            if n < 0 { if errno == EINTR { continue }; return nil }
+            if n == 0 { break }
+            h.update(UnsafeRawBufferPointer(start: buffer, count: n))
         }
         return h.finalize()
     }

@@ -44,6 +44,39 @@ public enum BayerDumpDecoder {
         0.0556434, -0.2040259, 1.0572252,
     ])
 
+    /// The metadata a dump decodes to, without reading its pixels (after checking the file's size).
+    public static func metadata(path: String, parameters p: BayerDumpParameters) throws(DecodeError) -> RawMetadata {
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
+            throw .fileNotFound(path: path)
+        }
+        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let stride = p.rowStride ?? p.width * 2
+        let needed = stride * max(p.height - 1, 0) + p.width * 2
+        if size < needed {
+            throw .truncated(path: path, detail: "\(size) bytes, a \(p.width)x\(p.height) dump with stride \(stride) needs \(needed)")
+        }
+        return makeMetadata(p, white: p.whiteLevel ?? Double((1 << p.bitsPerSample) - 1))
+    }
+
+    static func makeMetadata(_ p: BayerDumpParameters, white: Double) -> RawMetadata {
+        var md = RawMetadata()
+        md.fileFormat = "bayer-dump"
+        md.sensorWidth = p.width
+        md.sensorHeight = p.height
+        md.cfa = p.cfa
+        md.bitsPerSample = p.bitsPerSample
+        md.blackLevel = [p.blackLevel]
+        md.whiteLevel = [white]
+        md.asShotNeutral = [1, 1, 1]
+        var profile = CameraProfile()
+        profile.name = "none (camera treated as linear sRGB)"
+        profile.calibrationIlluminant1 = 21
+        profile.colorMatrix1 = linearSRGBAsCamera
+        md.profile = profile
+        return md
+    }
+
     public static func decode(path: String, parameters p: BayerDumpParameters) throws(DecodeError) -> RawImage {
         guard (8...16).contains(p.bitsPerSample) else {
             throw .invalidParameters(path: path, reason: "--bits must be 8…16, not \(p.bitsPerSample)")
@@ -88,20 +121,7 @@ public enum BayerDumpDecoder {
                 }
             }
         }
-        var md = RawMetadata()
-        md.fileFormat = "bayer-dump"
-        md.sensorWidth = p.width
-        md.sensorHeight = p.height
-        md.cfa = p.cfa
-        md.bitsPerSample = p.bitsPerSample
-        md.blackLevel = [p.blackLevel]
-        md.whiteLevel = [white]
-        md.asShotNeutral = [1, 1, 1]
-        var profile = CameraProfile()
-        profile.name = "none (camera treated as linear sRGB)"
-        profile.calibrationIlluminant1 = 21
-        profile.colorMatrix1 = linearSRGBAsCamera
-        md.profile = profile
+        var md = makeMetadata(p, white: white)
         if overRange > 0 {
             md.warnings.append("\(overRange) samples exceed \(p.bitsPerSample)-bit range (wrong --bits or big-endian data?)")
         }

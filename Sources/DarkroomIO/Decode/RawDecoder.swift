@@ -47,7 +47,7 @@ public enum RawDecoder {
 
     /// Metadata only (no pixel decoding where avoidable), for `darkroom info`.
     public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
-        if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump).metadata }
+        if let dump = options.bayerDump { return try BayerDumpDecoder.metadata(path: path, parameters: dump) }
         let bytes = try readHeader(path: path)
         if let dng = try dngMetadata(bytes: bytes, path: path) {
             var md = withFallbackProfile(dng)
