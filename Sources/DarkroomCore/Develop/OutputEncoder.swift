@@ -87,8 +87,12 @@ struct OutputEncoder: Sendable {
             for i in 0..<(tile.width * tile.height) {
                 let p = rgb + i * 3
                 let cr = p[0], cg = p[1], cb = p[2]
-                let pp = t.apply(SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
-                                       a.6 * cr + a.7 * cg + a.8 * cb))
+                let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                a.6 * cr + a.7 * cg + a.8 * cb)
+                // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
+                // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
+                guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { p[0] = 0; p[1] = 0; p[2] = 0; continue }
+                let pp = t.apply(lin)
                 p[0] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
                 p[1] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
                 p[2] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
@@ -174,7 +178,8 @@ struct OutputEncoder: Sendable {
 
     /// The tabulated tone curve at scene value `v` (clipped to 0…headroom).
     @inline(__always) func curve(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> Float {
-        let f = min(max(v, 0) * toneScale, Float(OutputEncoder.toneSteps))
+        // `v >= 0` is false for NaN, so a NaN (from hostile opcode data) reads entry 0, never traps.
+        let f = v >= 0 ? min(v * toneScale, Float(OutputEncoder.toneSteps)) : 0
         let i = Int(f)
         let t = f - Float(i)
         return lut[i] + (lut[i + 1] - lut[i]) * t
