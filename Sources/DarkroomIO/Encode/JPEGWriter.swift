@@ -45,8 +45,8 @@ public enum JPEGWriter {
         }
         let rgb = try rgb8(image, format: "JPEG")
         let tj = try TurboJPEG(.compress)
-        let coded = try tj.compress(pixels: rgb, width: image.width, height: image.height, channels: 3,
-                                    quality: options.quality, sampling: options.resolvedSubsampling.tj)
+        let coded = try StripJPEG.compress(rgb: rgb, width: image.width, height: image.height,
+                                           quality: options.quality, sampling: options.resolvedSubsampling.tj)
         let (jfif, rest) = try JPEGSegment.splitAfterSOI(coded)
 
         var head: [UInt8] = [0xFF, 0xD8]

@@ -54,6 +54,21 @@ struct TurboJPEG: ~Copyable {
         return Array(UnsafeBufferPointer(start: out, count: Int(size)))
     }
 
+    /// The same, from rows starting at `base` (`width × channels` bytes per row).
+    func compress(base: UnsafePointer<UInt8>, width: Int, height: Int, channels: Int, quality: Int,
+                  sampling: Sampling) throws(EncodeError) -> [UInt8] {
+        let pf = channels == 1 ? Int32(TJPF_GRAY.rawValue) : Int32(TJPF_RGB.rawValue)
+        var out: UnsafeMutablePointer<UInt8>? = nil
+        var size: UInt = 0
+        defer { if let out { tjFree(out) } }
+        let rc = tjCompress2(handle, base, Int32(width), Int32(width * channels), Int32(height), pf,
+                             &out, &size, channels == 1 ? Int32(TJSAMP_GRAY.rawValue) : sampling.tj,
+                             Int32(quality), TJFLAG_ACCURATEDCT)
+        try check(rc, "tjCompress2")
+        guard let out else { throw .library(format: format, call: "tjCompress2", message: "no output buffer") }
+        return Array(UnsafeBufferPointer(start: out, count: Int(size)))
+    }
+
     /// Reads the frame header: (width, height, subsampling code).
     func header(_ jpeg: [UInt8]) throws(EncodeError) -> (width: Int, height: Int, subsampling: Int) {
         var w: Int32 = 0, h: Int32 = 0, ss: Int32 = 0, cs: Int32 = 0
