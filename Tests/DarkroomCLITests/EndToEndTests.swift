@@ -137,6 +137,12 @@ struct EndToEndTests {
         let r = try FileDeveloper.develop(input: path, output: out, recipe: DevelopRecipe(), export: ExportOptions(),
                                           decode: DecodeOptions(bayerDump: params))
         #expect(r.width == raw.width && r.height == raw.height)
+        // Metadata alone (as `info` and the batch planner use it) does not read the pixels but
+        // still checks the file is large enough.
+        let md = try RawDecoder.metadata(path: path, options: DecodeOptions(bayerDump: params))
+        #expect(md.sensorWidth == raw.width && md.cfa == .grbg && md.whiteLevel == [16383])
+        var tall = params; tall.height += 10
+        #expect(throws: DecodeError.self) { _ = try RawDecoder.metadata(path: path, options: DecodeOptions(bayerDump: tall)) }
         var wrong = params; wrong.width += 2
         #expect(throws: DecodeError.self) { _ = try RawDecoder.decode(path: path, options: DecodeOptions(bayerDump: wrong)) }
     }
