@@ -37,8 +37,11 @@ public enum RawDecoder {
             image = try libRaw(path: path, bytes: bytes, unpack: true)
         }
         try checkPlausibleSize(image, path: path)
+        // No white balance recorded: the same iterative grey world on near-neutral, unclipped
+        // cells that `--wb auto` uses.
         if image.metadata.asShotNeutral == nil && image.metadata.asShotWhiteXY == nil,
-           let n = GreyWorld.neutral(of: image) {
+           let neutral = WhiteBalanceEstimator(raw: image).autoNeutral() {
+            let n = [neutral.x, neutral.y, neutral.z]
             image.metadata.asShotNeutral = n
             image.metadata.warnings.append("no white balance in file; using a grey-world estimate \(n.map { String(format: "%.4f", $0) }.joined(separator: " "))")
         }
@@ -98,10 +101,15 @@ public enum RawDecoder {
         }
     }
 
-    private static func readHeader(path: String) throws(DecodeError) -> [UInt8] {
+    /// The path names an existing file that is not a directory.
+    static func requireRegularFile(_ path: String) throws(DecodeError) {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
         guard !isDir.boolValue else { throw .unreadable(path: path, reason: "is a directory") }
+    }
+
+    private static func readHeader(path: String) throws(DecodeError) -> [UInt8] {
+        try requireRegularFile(path)
         // Only the head is read here (magic numbers, IFD0); DNG tags are read from a memory map
         // and pixels by LibRaw, so no copy of the whole file is made.
         guard let fh = FileHandle(forReadingAtPath: path) else {
