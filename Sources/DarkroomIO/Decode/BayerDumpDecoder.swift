@@ -44,19 +44,43 @@ public enum BayerDumpDecoder {
         0.0556434, -0.2040259, 1.0572252,
     ])
 
-    /// The metadata a dump decodes to, without reading its pixels (after checking the file's size).
+    /// The metadata a dump decodes to, without reading its pixels (after the same parameter and
+    /// file-size checks `decode` makes).
     public static func metadata(path: String, parameters p: BayerDumpParameters) throws(DecodeError) -> RawMetadata {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            throw .fileNotFound(path: path)
-        }
+        let v = try validated(p, path: path)
+        try RawDecoder.requireRegularFile(path)
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        try checkSize(size, p, stride: v.stride, needed: v.needed, path: path)
+        return makeMetadata(p, white: v.white)
+    }
+
+    /// The parameter checks shared by `metadata` and `decode`: bits, size, stride, levels.
+    private static func validated(_ p: BayerDumpParameters, path: String) throws(DecodeError) -> (stride: Int, needed: Int, white: Double) {
+        guard (8...16).contains(p.bitsPerSample) else {
+            throw .invalidParameters(path: path, reason: "--bits must be 8…16, not \(p.bitsPerSample)")
+        }
+        guard p.width >= 16, p.height >= 16, p.width <= 65535, p.height <= 65535 else {
+            throw .invalidParameters(path: path, reason: "--size \(p.width)x\(p.height) is outside 16…65535 per side")
+        }
         let stride = p.rowStride ?? p.width * 2
-        let needed = stride * max(p.height - 1, 0) + p.width * 2
+        guard stride >= p.width * 2 else {
+            throw .invalidParameters(path: path, reason: "row stride \(stride) is smaller than width × 2 = \(p.width * 2)")
+        }
+        let white = p.whiteLevel ?? Double((1 << p.bitsPerSample) - 1)
+        guard p.blackLevel >= 0, white > p.blackLevel, white <= 65535 else {
+            throw .invalidParameters(path: path, reason: "black level \(p.blackLevel) must be below white level \(white)")
+        }
+        return (stride, stride * (p.height - 1) + p.width * 2, white)
+    }
+
+    /// A file of `size` bytes must hold the dump; without an explicit stride, exactly.
+    private static func checkSize(_ size: Int, _ p: BayerDumpParameters, stride: Int, needed: Int, path: String) throws(DecodeError) {
         if size < needed {
             throw .truncated(path: path, detail: "\(size) bytes, a \(p.width)x\(p.height) dump with stride \(stride) needs \(needed)")
         }
-        return makeMetadata(p, white: p.whiteLevel ?? Double((1 << p.bitsPerSample) - 1))
+        if p.rowStride == nil && size != needed {
+            throw .invalidParameters(path: path, reason: "file has \(size) bytes, \(p.width)x\(p.height) 16-bit samples are \(needed); check --size (or give --stride)")
+        }
     }
 
     static func makeMetadata(_ p: BayerDumpParameters, white: Double) -> RawMetadata {
@@ -78,39 +102,17 @@ public enum BayerDumpDecoder {
     }
 
     public static func decode(path: String, parameters p: BayerDumpParameters) throws(DecodeError) -> RawImage {
-        guard (8...16).contains(p.bitsPerSample) else {
-            throw .invalidParameters(path: path, reason: "--bits must be 8…16, not \(p.bitsPerSample)")
-        }
-        guard p.width >= 16, p.height >= 16, p.width <= 65535, p.height <= 65535 else {
-            throw .invalidParameters(path: path, reason: "--size \(p.width)x\(p.height) is outside 16…65535 per side")
-        }
-        let stride = p.rowStride ?? p.width * 2
-        guard stride >= p.width * 2 else {
-            throw .invalidParameters(path: path, reason: "row stride \(stride) is smaller than width × 2 = \(p.width * 2)")
-        }
-        let maxValue = Double((1 << p.bitsPerSample) - 1)
-        let white = p.whiteLevel ?? maxValue
-        guard p.blackLevel >= 0, white > p.blackLevel, white <= 65535 else {
-            throw .invalidParameters(path: path, reason: "black level \(p.blackLevel) must be below white level \(white)")
-        }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir), !isDir.boolValue else {
-            throw .fileNotFound(path: path)
-        }
+        let checked = try validated(p, path: path)
+        let stride = checked.stride
+        try RawDecoder.requireRegularFile(path)
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) } catch {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
-        let needed = stride * (p.height - 1) + p.width * 2
-        if data.count < needed {
-            throw .truncated(path: path, detail: "\(data.count) bytes, a \(p.width)x\(p.height) dump with stride \(stride) needs \(needed)")
-        }
-        if p.rowStride == nil && data.count != needed {
-            throw .invalidParameters(path: path, reason: "file has \(data.count) bytes, \(p.width)x\(p.height) 16-bit samples are \(needed); check --size (or give --stride)")
-        }
+        try checkSize(data.count, p, stride: stride, needed: checked.needed, path: path)
         var pixels = [UInt16](repeating: 0, count: p.width * p.height)
         var overRange = 0
-        let limit = UInt16(maxValue)
+        let limit = UInt16((1 << p.bitsPerSample) - 1)
         data.withUnsafeBytes { raw in
             for y in 0..<p.height {
                 let row = y * stride
@@ -121,7 +123,7 @@ public enum BayerDumpDecoder {
                 }
             }
         }
-        var md = makeMetadata(p, white: white)
+        var md = makeMetadata(p, white: checked.white)
         if overRange > 0 {
             md.warnings.append("\(overRange) samples exceed \(p.bitsPerSample)-bit range (wrong --bits or big-endian data?)")
         }
