@@ -130,14 +130,7 @@ struct OutputEncoder: Sendable {
                         } else { r = 0; g = 0; b = 0 }
                     }
                     if standardTone {
-                        // Hue-preserving RGB tone: the curve on max and min, the rest interpolated
-                        // (the same result as ToneCurve.applyRGB, without branches per ordering).
-                        let mx = max(r, max(g, b)), mn = max(min(r, min(g, b)), 0)
-                        let fmx = curve(mx, tl), fmn = curve(mn, tl)
-                        if mx > mn {
-                            let k = (fmx - fmn) / (mx - mn)
-                            r = fmn + (max(r, 0) - mn) * k; g = fmn + (max(g, 0) - mn) * k; b = fmn + (max(b, 0) - mn) * k
-                        } else { r = fmx; g = fmx; b = fmx }
+                        (r, g, b) = ToneCurve.huePreserving(r, g, b) { curve($0, tl) }
                     }
                     let ox = ox0 + x * stepX, oy = oy0 + x * stepY
                     let o = (oy * outW + ox) * 3

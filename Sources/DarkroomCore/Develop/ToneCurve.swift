@@ -56,32 +56,21 @@ public struct ToneCurve: Sendable, Equatable {
     @inline(__always)
     public func applyRGB(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
         if mode == .linear { return (apply(r), apply(g), apply(b)) }
-        // Largest / smallest channel through the curve, the middle one by interpolation.
-        @inline(__always) func mid(_ lo: Float, _ hi: Float, _ m: Float, _ tlo: Float, _ thi: Float) -> Float {
-            hi > lo ? tlo + (thi - tlo) * (m - lo) / (hi - lo) : tlo
-        }
-        if r >= g {
-            if g >= b {          // r ≥ g ≥ b
-                let rr = apply(r), bb = apply(b)
-                return (rr, mid(b, r, g, bb, rr), bb)
-            } else if b > r {    // b > r ≥ g
-                let bb = apply(b), gg = apply(g)
-                return (mid(g, b, r, gg, bb), gg, bb)
-            } else {             // r ≥ b > g
-                let rr = apply(r), gg = apply(g)
-                return (rr, gg, mid(g, r, b, gg, rr))
-            }
-        } else {
-            if r >= b {          // g > r ≥ b
-                let gg = apply(g), bb = apply(b)
-                return (mid(b, g, r, bb, gg), gg, bb)
-            } else if b > g {    // b > g > r
-                let bb = apply(b), rr = apply(r)
-                return (rr, mid(r, b, g, rr, bb), bb)
-            } else {             // g ≥ b > r
-                let gg = apply(g), rr = apply(r)
-                return (rr, gg, mid(r, g, b, rr, gg))
-            }
-        }
+        return Self.huePreserving(r, g, b, curve: apply)
+    }
+
+    /// The DNG SDK's "RGB tone" construction with any curve: the curve is applied to the largest
+    /// and the smallest channel (negatives count as 0) and every channel is placed at the same
+    /// relative position between them, so (mid − min) / (max − min), and with it the hue, is
+    /// kept. Written without branches per channel ordering; the renderer calls it with its
+    /// tabulated curve.
+    @inline(__always)
+    public static func huePreserving(_ r: Float, _ g: Float, _ b: Float,
+                                     curve: (Float) -> Float) -> (Float, Float, Float) {
+        let mx = max(r, max(g, b)), mn = max(min(r, min(g, b)), 0)
+        let fmx = curve(mx), fmn = curve(mn)
+        guard mx > mn else { return (fmx, fmx, fmx) }
+        let k = (fmx - fmn) / (mx - mn)
+        return (fmn + (max(r, 0) - mn) * k, fmn + (max(g, 0) - mn) * k, fmn + (max(b, 0) - mn) * k)
     }
 }
