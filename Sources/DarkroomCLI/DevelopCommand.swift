@@ -85,10 +85,8 @@ struct DevelopCommand: ParsableCommand {
 
     func run() throws {
         let recipe = try outputOptions.effective(recipeOptions)
-        var decode = try recipeOptions.decodeOptions()
-        if recipe.develop.opcodes != nil, let r = try? DevelopRecipe().applying(recipe.develop) {
-            decode.applyOpcodeList1 = r.applyOpcodes && r.opcodeLists.contains(1)
-        }
+        // (Whether OpcodeList1 runs follows the effective recipe: FileDeveloper decides it.)
+        let decode = try recipeOptions.decodeOptions()
         var config = BatchConfiguration(inputs: inputs, outputDirectory: outputDirectory)
         config.recursive = recursive
         config.recipe = recipe
