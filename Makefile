@@ -11,14 +11,19 @@ BIN := .build/release/darkroom
 
 all: build
 
-# Installs whatever apt packages are missing (nothing when all are present).
-deps:
-	@missing=$$(for p in $(APT_PACKAGES); do \
+# $(call apt_install,PACKAGES,EXTRA_APT_FLAGS): installs whichever of PACKAGES are missing
+# (nothing when all are present).
+define apt_install
+	@missing=$$(for p in $(1); do \
 	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
 	if [ -n "$$missing" ]; then \
 	    echo "make: installing missing packages:" $$missing; \
-	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $$missing; \
+	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q $(2) $$missing; \
 	fi
+endef
+
+deps:
+	$(call apt_install,$(APT_PACKAGES))
 
 swift:
 	@command -v $(SWIFT) >/dev/null || { echo "make: Swift 6.1+ toolchain not found (https://www.swift.org/install/linux/)"; exit 1; }
@@ -39,7 +44,10 @@ test: deps swift
 # the floor (LibRaw unpack + libjpeg-turbo encode), HEIF preset study, and peers when installed.
 # Tables on stdout and in out/bench.md, machine-readable in out/bench.json. BENCH_ARGS=--quick for one run.
 BENCH_ARGS ?=
+# /usr/bin/time (package `time`) measures whole-file runs.
+BENCH_PACKAGES := time
 bench: deps swift
+	$(call apt_install,$(BENCH_PACKAGES))
 	$(SWIFT) build -c release --product darkroom
 	$(SWIFT) build -c release --product darkroom-bench
 	@mkdir -p out
@@ -48,12 +56,7 @@ bench: deps swift
 # The peers the bench compares with (dcraw_emu | cjpeg, darktable-cli, rawtherapee-cli), then `make bench`.
 PEER_PACKAGES := libraw-bin libjpeg-turbo-progs darktable rawtherapee
 bench-peers: deps
-	@missing=$$(for p in $(PEER_PACKAGES); do \
-	    dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "install ok installed" || echo $$p; done); \
-	if [ -n "$$missing" ]; then \
-	    echo "make: installing peers:" $$missing; \
-	    $(SUDO) apt-get update -q && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q --no-install-recommends $$missing; \
-	fi
+	$(call apt_install,$(PEER_PACKAGES),--no-install-recommends)
 	$(MAKE) bench
 
 # Demosaic quality (CPSNR on Kodak 24) and speed.
