@@ -1,5 +1,21 @@
 // swift-tools-version: 6.1
+import Foundation
 import PackageDescription
+
+// DarkroomCore's kernels (demosaic, colour, tone, quantisation) are compiled for x86-64-v3
+// (Haswell-class: AVX2, FMA, BMI2; Intel 2013+, AMD 2015+) on x86-64 hosts; `darkroom` checks
+// the CPU when it starts and says so on an older one. DARKROOM_PORTABLE=1 builds for the x86-64
+// baseline instead. The output bytes are the same either way (no fused multiply-add: Swift does
+// not contract a * b + c).
+#if arch(x86_64)
+let portable = ProcessInfo.processInfo.environment["DARKROOM_PORTABLE"] == "1"
+#else
+let portable = true
+#endif
+let coreSettings: [SwiftSetting] = portable
+    ? [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
+    : [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"], .when(configuration: .release)),
+       .define("DARKROOM_X86_64_V3", .when(configuration: .release))]
 
 let package = Package(
     name: "Darkroom",
@@ -26,7 +42,7 @@ let package = Package(
 
         .target(
             name: "DarkroomCore",
-            swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))],
+            swiftSettings: coreSettings,
             linkerSettings: [.linkedLibrary("m")]
         ),
         .target(
@@ -37,7 +53,7 @@ let package = Package(
         .target(
             name: "DarkroomCLI",
             dependencies: [
-                "DarkroomCore", "DarkroomIO", "DarkroomBatch",
+                "DarkroomCore", "DarkroomIO", "DarkroomBatch", "CShims",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

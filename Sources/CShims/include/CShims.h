@@ -14,6 +14,10 @@ void dr_lcms_install_handler(void);
 const char *dr_lcms_last_error(void);
 
 
+/// 1 when the CPU and OS support x86-64-v3 (AVX2, FMA, BMI1/2, F16C, LZCNT, MOVBE, with YMM
+/// state saved), which a default build of DarkroomCore's kernels needs; always 1 off x86-64.
+int dr_cpu_has_x86_64_v3(void);
+
 /// `imgdata.color.cblack[index]` (Swift cannot import the 4104-element array); 0 when out of range.
 unsigned dr_libraw_cblack(const void *libraw_data, unsigned index);
 

@@ -253,9 +253,17 @@ public enum Developer {
         let spp = plan.samplesPerPixel
         let W = plan.width, H = plan.height
         let tw = tile.width, th = tile.height
+        let list3 = plan.opcodeList3NeedsWholeImage ? nil : plan.opcodeList3
 
         scratch.rgb.withUnsafeMutableBufferPointer { rgbBuf in
+        scratch.red.withUnsafeMutableBufferPointer { redBuf in
+        scratch.green.withUnsafeMutableBufferPointer { greenBuf in
+        scratch.blue.withUnsafeMutableBufferPointer { blueBuf in
             let rgb = rgbBuf.baseAddress!
+            let red = redBuf.baseAddress!, green = greenBuf.baseAddress!, blue = blueBuf.baseAddress!
+            // The tile's camera RGB ends up either as planes (straight from the demosaic) or
+            // interleaved in `rgb` (full-colour sources, a staged image, pointwise OpcodeList3).
+            var planes: OutputEncoder.Planes?
             if case .demosaiced(let full) = job.source {
                 for y in 0..<th {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
@@ -294,44 +302,62 @@ public enum Developer {
                         let sy = mirror(ry + by, H) - ry
                         (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
                     }
-                    // 4. Demosaic into interleaved tile RGB (balanced camera space).
+                    // 4. Demosaic into three planes (balanced camera space).
                     if spp == 1, let kernel, let cfa = plan.cfa {
-                        scratch.red.withUnsafeMutableBufferPointer { r in
-                            scratch.green.withUnsafeMutableBufferPointer { g in
-                                scratch.blue.withUnsafeMutableBufferPointer { b in
-                                    kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh,
-                                                    cfa: cfa.shifted(dx: rx, dy: ry),
-                                                    red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
-                                    for y in 0..<th {
-                                        let o = (y + h) * rw + h
-                                        for x in 0..<tw {
-                                            let d = (y * tw + x) * 3
-                                            rgb[d] = r[o + x]; rgb[d + 1] = g[o + x]; rgb[d + 2] = b[o + x]
-                                        }
-                                    }
-                                }
-                            }
-                        }
+                        kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh, cfa: cfa.shifted(dx: rx, dy: ry),
+                                        red: red, green: green, blue: blue)
+                        let o = h * rw + h
+                        planes = OutputEncoder.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
                     } else {
                         for y in 0..<th {
                             (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
                         }
                     }
                 }
-                // 5. Pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored).
-                if let list = plan.opcodeList3, !plan.opcodeList3NeedsWholeImage {
-                    list.applyPointwise(to: rgb, rowStride: tw * 3, region: tile, planes: 3,
-                                        imageWidth: W, imageHeight: H)
-                }
+            }
+            // 5. Pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
+            // on interleaved RGB.
+            if let list3 {
+                if let p = planes { interleave(p, into: rgb, width: tw, height: th); planes = nil }
+                list3.applyPointwise(to: rgb, rowStride: tw * 3, region: tile, planes: 3, imageWidth: W, imageHeight: H)
             }
             switch job.target {
             case .encode(let encoder, let sink):
                 // 6–9. Matrix, gamut, tone, transfer, quantise, place.
-                encoder.encode(rgb: rgb, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
+                let p = planes ?? {
+                    // Interleaved → planes (in the scratch planes, which hold ≥ tw × th samples).
+                    for y in 0..<th {
+                        let row = rgb + y * tw * 3
+                        for x in 0..<tw {
+                            red[y * tw + x] = row[x * 3]; green[y * tw + x] = row[x * 3 + 1]; blue[y * tw + x] = row[x * 3 + 2]
+                        }
+                    }
+                    return OutputEncoder.Planes(r: red, g: green, b: blue, stride: tw)
+                }()
+                encoder.encode(planes: p, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
             case .store(let full):
-                for y in 0..<th {
-                    (full + ((tile.y + y) * W + tile.x) * 3).update(from: rgb + y * tw * 3, count: tw * 3)
+                if let p = planes {
+                    interleave(p, into: full + (tile.y * W + tile.x) * 3, width: tw, height: th, rowStride: W * 3)
+                } else {
+                    for y in 0..<th {
+                        (full + ((tile.y + y) * W + tile.x) * 3).update(from: rgb + y * tw * 3, count: tw * 3)
+                    }
                 }
+            }
+        }
+        }
+        }
+        }
+    }
+
+    /// Planes → interleaved RGB rows of `rowStride` floats (default: packed).
+    static func interleave(_ p: OutputEncoder.Planes, into dst: UnsafeMutablePointer<Float>, width: Int, height: Int,
+                           rowStride: Int? = nil) {
+        let stride = rowStride ?? width * 3
+        for y in 0..<height {
+            let d = dst + y * stride, o = y * p.stride
+            for x in 0..<width {
+                d[x * 3] = p.r[o + x]; d[x * 3 + 1] = p.g[o + x]; d[x * 3 + 2] = p.b[o + x]
             }
         }
     }

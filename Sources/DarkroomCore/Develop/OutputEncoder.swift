@@ -76,32 +76,50 @@ struct OutputEncoder: Sendable {
         }
     }
 
-    func encode(rgb: UnsafeMutablePointer<Float>, tile: PixelRect, crop: PixelRect, orientation: Orientation,
-                sink: Developer.OutputSink) {
-        // Profile tables: one pass over the tile (camera → linear ProPhoto → HueSatMap/LookTable →
-        // output linear), bound once per tile, so the main loop below has no per-pixel optional
-        // (binding it per pixel copied the tables' arrays: ~12 % of the render).
+    /// A tile's demosaiced, balanced camera RGB as three planes: tile pixel (x, y) is at
+    /// `y * stride + x` of each plane. The encoder may overwrite the planes (profile tables).
+    struct Planes {
+        let r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>
+        let stride: Int
+    }
+
+    /// Encodes one tile: eight pixels at a time (SIMD8 arithmetic, table reads per lane). Each lane
+    /// runs exactly the scalar operations in the same order, so the bytes do not depend on how
+    /// a row splits into groups of eight (or on tile size and thread count).
+    func encode(planes: Planes, tile: PixelRect, crop: PixelRect, orientation: Orientation, sink: Developer.OutputSink) {
+        let tw = tile.width
         var mm = m
+        // Profile tables: camera → linear ProPhoto → HueSatMap/LookTable → output linear, per
+        // pixel (scalar: trilinear table reads), then the main loop's matrix is the identity.
         if let t = tables {
             let a = toProPhoto, q = fromProPhoto
-            for i in 0..<(tile.width * tile.height) {
-                let p = rgb + i * 3
-                let cr = p[0], cg = p[1], cb = p[2]
-                let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
-                                a.6 * cr + a.7 * cg + a.8 * cb)
-                // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
-                // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
-                guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { p[0] = 0; p[1] = 0; p[2] = 0; continue }
-                let pp = t.apply(lin)
-                p[0] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
-                p[1] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
-                p[2] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+            for y in 0..<tile.height {
+                let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
+                for x in 0..<tw {
+                    let cr = pr[x], cg = pg[x], cb = pb[x]
+                    let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                    a.6 * cr + a.7 * cg + a.8 * cb)
+                    // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
+                    // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
+                    guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { pr[x] = 0; pg[x] = 0; pb[x] = 0; continue }
+                    let pp = t.apply(lin)
+                    pr[x] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
+                    pg[x] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
+                    pb[x] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+                }
             }
             mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
         }
         let cw = crop.width, ch = crop.height
         let outW = sink.width
         let standardTone = tone.mode == .standard
+        // The rational curve (no profile curve) is computed exactly, four divisions per eight
+        // pixels; a profile's curve is read from the table.
+        let analyticTone = tone.profileCurve == nil
+        let headroom = tone.headroom, compress = tone.headroom > 1
+        let invH2 = 1 / (tone.headroom * tone.headroom), shoulder = tone.shoulder
+        let ts = toneScale, steps = Float(OutputEncoder.toneSteps)
+        let lum = luminance
         lut8.withUnsafeBufferPointer { l8 in
         lut16.withUnsafeBufferPointer { l16 in
         toneLUT.withUnsafeBufferPointer { tl in
@@ -113,60 +131,170 @@ struct OutputEncoder: Sendable {
                 let (ox0, oy0) = orientation.map(x: sx0, y: sy, width: cw, height: ch)
                 let (ox1, oy1) = orientation.map(x: sx0 + 1, y: sy, width: cw, height: ch)
                 let stepX = ox1 - ox0, stepY = oy1 - oy0
-                let row = rgb + y * tile.width * 3
-                for x in 0..<tile.width {
-                    let p = row + x * 3
-                    let cr = p[0], cg = p[1], cb = p[2]
+                let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
+                var x = 0
+                while x < tw {
+                    let n = min(Lanes.count, tw - x)
+                    var cr = V(repeating: 0), cg = cr, cb = cr
+                    if n == Lanes.count {
+                        cr = UnsafeRawPointer(pr + x).loadUnaligned(as: V.self)
+                        cg = UnsafeRawPointer(pg + x).loadUnaligned(as: V.self)
+                        cb = UnsafeRawPointer(pb + x).loadUnaligned(as: V.self)
+                    } else {
+                        for l in 0..<n { cr[l] = pr[x + l]; cg[l] = pg[x + l]; cb[l] = pb[x + l] }
+                    }
                     var r = mm.0 * cr + mm.1 * cg + mm.2 * cb
                     var g = mm.3 * cr + mm.4 * cg + mm.5 * cb
                     var b = mm.6 * cr + mm.7 * cg + mm.8 * cb
                     // Gamut: pull negative components up by desaturating toward luminance.
-                    let lo = min(r, min(g, b))
-                    if lo < 0 && preserveHue {
-                        let Y = luminance.x * r + luminance.y * g + luminance.z * b
-                        if Y > 0 {
+                    if preserveHue {
+                        let lo = vmin(r, vmin(g, b))
+                        let neg = lo .< 0
+                        if any(neg) {
+                            let Y = lum.x * r + lum.y * g + lum.z * b
                             let t = Y / (Y - lo)
-                            r = Y + t * (r - Y); g = Y + t * (g - Y); b = Y + t * (b - Y)
-                        } else { r = 0; g = 0; b = 0 }
+                            let pull = neg .& (Y .> 0), zero = neg .& .!(Y .> 0)
+                            r.replace(with: Y + t * (r - Y), where: pull); r.replace(with: 0, where: zero)
+                            g.replace(with: Y + t * (g - Y), where: pull); g.replace(with: 0, where: zero)
+                            b.replace(with: Y + t * (b - Y), where: pull); b.replace(with: 0, where: zero)
+                        }
                     }
                     if standardTone {
-                        (r, g, b) = ToneCurve.huePreserving(r, g, b) { curve($0, tl) }
+                        // ToneCurve.huePreserving, lane-wise, with the tabulated curve.
+                        let mx = vmax(r, vmax(g, b))
+                        let mn = vmax(vmin(r, vmin(g, b)), 0)
+                        let fmx: V, fmn: V
+                        if analyticTone {
+                            fmx = Self.rationalV(mx, headroom, compress, invH2, shoulder)
+                            fmn = Self.rationalV(mn, headroom, compress, invH2, shoulder)
+                        } else {
+                            fmx = Self.curveV(mx, tl, ts, steps); fmn = Self.curveV(mn, tl, ts, steps)
+                        }
+                        let k = (fmx - fmn) / (mx - mn)
+                        let spread = mx .> mn
+                        var tr = fmn + (vmax(r, 0) - mn) * k
+                        var tg = fmn + (vmax(g, 0) - mn) * k
+                        var tb = fmn + (vmax(b, 0) - mn) * k
+                        tr.replace(with: fmx, where: .!spread); tg.replace(with: fmx, where: .!spread); tb.replace(with: fmx, where: .!spread)
+                        r = tr; g = tg; b = tb
                     }
                     let ox = ox0 + x * stepX, oy = oy0 + x * stepY
-                    let o = (oy * outW + ox) * 3
                     if let d = sink.p8 {
-                        let er: Float, eg: Float, eb: Float
+                        var er: V, eg: V, eb: V
                         if useFine {
-                            er = lf[Int(clamp01(r) * fineScale + 0.5)]; eg = lf[Int(clamp01(g) * fineScale + 0.5)]
-                            eb = lf[Int(clamp01(b) * fineScale + 0.5)]
+                            er = Self.fineV(r, lf, fineScale); eg = Self.fineV(g, lf, fineScale); eb = Self.fineV(b, lf, fineScale)
                         } else {
-                            er = encode8(r, l8); eg = encode8(g, l8); eb = encode8(b, l8)
+                            er = Self.encode8V(r, l8); eg = Self.encode8V(g, l8); eb = Self.encode8V(b, l8)
                         }
                         if dither {
                             // Unbiased random rounding: floor(v + u), u uniform in [0, 1) from a hash of
                             // the output position, so a flat area's mean is exact and gradients do not band.
-                            var h = UInt32(truncatingIfNeeded: ox) &* 0x9E37_79B1 ^ UInt32(truncatingIfNeeded: oy) &* 0x85EB_CA77
-                            h = (h ^ (h >> 15)) &* 0x2C1B_3C6D
-                            h = (h ^ (h >> 12)) &* 0x297A_2D39
-                            h ^= h >> 15
-                            let ur = Float(h & 0x3FF) * (1 / 1024), ug = Float((h >> 10) & 0x3FF) * (1 / 1024), ub = Float((h >> 20) & 0x3FF) * (1 / 1024)
-                            d[o] = UInt8(min(er + ur, 255))
-                            d[o + 1] = UInt8(min(eg + ug, 255))
-                            d[o + 2] = UInt8(min(eb + ub, 255))
+                            let lane = Lanes.index
+                            let hx = VU(truncatingIfNeeded: VI(repeating: Int32(truncatingIfNeeded: ox)) &+ lane &* Int32(truncatingIfNeeded: stepX))
+                            let hy = VU(truncatingIfNeeded: VI(repeating: Int32(truncatingIfNeeded: oy)) &+ lane &* Int32(truncatingIfNeeded: stepY))
+                            var h = (hx &* 0x9E37_79B1) ^ (hy &* 0x85EB_CA77)
+                            h = (h ^ (h &>> 15)) &* 0x2C1B_3C6D
+                            h = (h ^ (h &>> 12)) &* 0x297A_2D39
+                            h ^= h &>> 15
+                            // u = (10 hash bits) / 1024, built as the float 1.bits minus 1 (exact).
+                            let one = VU(repeating: 0x3F80_0000)
+                            let ur = unsafeBitCast(one | (h & 0x3FF) &<< 13, to: V.self) - 1
+                            let ug = unsafeBitCast(one | ((h &>> 10) & 0x3FF) &<< 13, to: V.self) - 1
+                            let ub = unsafeBitCast(one | ((h &>> 20) & 0x3FF) &<< 13, to: V.self) - 1
+                            er = vmin(er + ur, 255); eg = vmin(eg + ug, 255); eb = vmin(eb + ub, 255)
                         } else {
-                            d[o] = UInt8(er + 0.5); d[o + 1] = UInt8(eg + 0.5); d[o + 2] = UInt8(eb + 0.5)
+                            er += 0.5; eg += 0.5; eb += 0.5
+                        }
+                        let qr = Self.truncate(er), qg = Self.truncate(eg), qb = Self.truncate(eb)
+                        if stepX == 1 && stepY == 0 {
+                            let o = (oy * outW + ox) * 3
+                            for l in 0..<n {
+                                d[o + 3 * l] = UInt8(truncatingIfNeeded: qr[l]); d[o + 3 * l + 1] = UInt8(truncatingIfNeeded: qg[l])
+                                d[o + 3 * l + 2] = UInt8(truncatingIfNeeded: qb[l])
+                            }
+                        } else {
+                            for l in 0..<n {
+                                let o = ((oy + l * stepY) * outW + ox + l * stepX) * 3
+                                d[o] = UInt8(truncatingIfNeeded: qr[l]); d[o + 1] = UInt8(truncatingIfNeeded: qg[l])
+                                d[o + 2] = UInt8(truncatingIfNeeded: qb[l])
+                            }
                         }
                     } else if let d = sink.p16 {
-                        d[o] = quantise16(r, l16)
-                        d[o + 1] = quantise16(g, l16)
-                        d[o + 2] = quantise16(b, l16)
+                        for l in 0..<n {
+                            let o = ((oy + l * stepY) * outW + ox + l * stepX) * 3
+                            d[o] = quantise16(r[l], l16)
+                            d[o + 1] = quantise16(g[l], l16)
+                            d[o + 2] = quantise16(b[l], l16)
+                        }
                     }
+                    x += Lanes.count
                 }
             }
         }
         }
         }
         }
+    }
+
+    /// `curve` for all lanes: the tabulated tone curve at scene values `v` (clipped to 0…headroom).
+    @inline(__always)
+    fileprivate static func curveV(_ v: V, _ lut: UnsafeBufferPointer<Float>, _ scale: Float, _ steps: Float) -> V {
+        // `v >= 0` is false for NaN, so a NaN (from hostile opcode data) reads entry 0, never traps.
+        var f = vmin(v * scale, steps)
+        f.replace(with: 0, where: .!(v .>= 0))
+        return interpolate(f, lut)
+    }
+
+    /// `ToneCurve.apply` (standard mode, no profile curve) per lane: headroom compression, then
+    /// (1 + b) · v / (v + b).
+    @inline(__always)
+    fileprivate static func rationalV(_ x: V, _ headroom: Float, _ compress: Bool, _ invH2: Float, _ shoulder: Float) -> V {
+        var v = vmin(vmax(x, 0), headroom)
+        if compress { v = v * (1 + v * invH2) / (1 + v) }
+        return (1 + shoulder) * v / (v + shoulder)
+    }
+
+    /// `lut[i] + (lut[i + 1] - lut[i]) · t` for f = i + t, per lane.
+    @inline(__always)
+    fileprivate static func interpolate(_ f: V, _ lut: UnsafeBufferPointer<Float>) -> V {
+        let i = truncate(f)
+        var fi = V(), a = V(), b = V()
+        for l in 0..<Lanes.count {
+            let k = Int(i[l])
+            fi[l] = Float(i[l]); a[l] = lut[k]; b[l] = lut[k + 1]
+        }
+        return a + (b - a) * (f - fi)
+    }
+
+    /// Lane-wise `Int32(v)` (truncation; the stdlib's generic SIMD conversion is not specialised).
+    @inline(__always)
+    fileprivate static func truncate(_ v: V) -> VI {
+        var r = VI()
+        for l in 0..<Lanes.count { r[l] = Int32(v[l]) }
+        return r
+    }
+
+    /// `clamp01` per lane (NaN → 0).
+    @inline(__always)
+    fileprivate static func clamp01V(_ v: V) -> V {
+        var c = vmin(v, 1)
+        c.replace(with: 0, where: .!(v .>= 0))
+        return c
+    }
+
+    /// Encoded value × 255 from the fine table (nearest entry), per lane.
+    @inline(__always)
+    fileprivate static func fineV(_ v: V, _ lut: UnsafeBufferPointer<Float>, _ scale: Float) -> V {
+        let i = truncate(clamp01V(v) * scale + 0.5)
+        var e = V()
+        for l in 0..<Lanes.count { e[l] = lut[Int(i[l])] }
+        return e
+    }
+
+    /// `encode8` per lane.
+    @inline(__always)
+    fileprivate static func encode8V(_ v: V, _ lut: UnsafeBufferPointer<Float>) -> V {
+        interpolate(clamp01V(v) * Float(OutputEncoder.lut8Steps), lut)
     }
 
     /// The tabulated tone curve at scene value `v` (clipped to 0…headroom).
@@ -198,3 +326,20 @@ struct OutputEncoder: Sendable {
         return UInt16(min(max(e + 0.5, 0), 65535))
     }
 }
+
+/// The encoder's vector width: eight lanes (AVX2 registers when DarkroomCore is built for
+/// Haswell-class x86-64; two SSE registers otherwise).
+private typealias V = SIMD8<Float>
+private typealias VI = SIMD8<Int32>
+private typealias VU = SIMD8<UInt32>
+private enum Lanes {
+    static let count = 8
+    static let index = VI(0, 1, 2, 3, 4, 5, 6, 7)
+}
+
+/// `Swift.min(a, b)` per lane (`b < a ? b : a`), so lanes match the scalar code exactly.
+@inline(__always) private func vmin(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .< a) }
+@inline(__always) private func vmin(_ a: V, _ b: Float) -> V { a.replacing(with: b, where: b .< a) }
+/// `Swift.max(a, b)` per lane (`b >= a ? b : a`).
+@inline(__always) private func vmax(_ a: V, _ b: V) -> V { a.replacing(with: b, where: b .>= a) }
+@inline(__always) private func vmax(_ a: V, _ b: Float) -> V { a.replacing(with: b, where: b .>= a) }
