@@ -1,6 +1,8 @@
 # Darkroom — the two commands on a fresh Debian machine are `make run` and `make test`.
 SHELL := /bin/bash
 SWIFT ?= swift
+# DARKROOM_PORTABLE=1: build DarkroomCore for the x86-64 baseline instead of x86-64-v3 (see Package.swift).
+export DARKROOM_PORTABLE
 # C libraries (system-library targets, found with pkg-config) and the tools tests read outputs back with.
 APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev \
                 libjpeg62-turbo-dev zlib1g-dev libheif-examples libimage-exiftool-perl

@@ -22,16 +22,10 @@ public enum Thumbnailer {
                 for tx in 0..<tw {
                     let x0 = tx * W / tw, x1 = max(x0 + 1, (tx + 1) * W / tw)
                     var sr: UInt64 = 0, sg: UInt64 = 0, sb: UInt64 = 0
-                    for y in y0..<y1 {
-                        var i = (y * W + x0) * 3
-                        for _ in x0..<x1 {
-                            if sixteen, let q = job.p16 {
-                                sr &+= UInt64(q[i]); sg &+= UInt64(q[i + 1]); sb &+= UInt64(q[i + 2])
-                            } else if let q = job.p8 {
-                                sr &+= UInt64(q[i]); sg &+= UInt64(q[i + 1]); sb &+= UInt64(q[i + 2])
-                            }
-                            i += 3
-                        }
+                    if sixteen, let q = job.p16 {
+                        for y in y0..<y1 { sum(q + (y * W + x0) * 3, x1 - x0, &sr, &sg, &sb) }
+                    } else if let q = job.p8 {
+                        for y in y0..<y1 { sum(q + (y * W + x0) * 3, x1 - x0, &sr, &sg, &sb) }
                     }
                     let n = UInt64((y1 - y0) * (x1 - x0)) * (sixteen ? 257 : 1)
                     let o = (ty * tw + tx) * 3
@@ -44,6 +38,22 @@ public enum Thumbnailer {
         }
         }
         return Thumbnail(width: tw, height: th, pixels: out)
+    }
+
+    /// Adds the R, G, B samples of `count` interleaved pixels (a row of one box) to the sums.
+    @inline(__always)
+    private static func sum<T: FixedWidthInteger & UnsignedInteger>(_ p: UnsafePointer<T>, _ count: Int,
+                                                                    _ sr: inout UInt64, _ sg: inout UInt64, _ sb: inout UInt64) {
+        // 32-bit partial sums over at most 256 pixels cannot overflow (256 × 65535 < 2³²).
+        var r: UInt32 = 0, g: UInt32 = 0, b: UInt32 = 0
+        var k = 0
+        while k < count {
+            let n = min(count - k, 256)
+            for i in k..<(k + n) { r &+= UInt32(p[3 * i]); g &+= UInt32(p[3 * i + 1]); b &+= UInt32(p[3 * i + 2]) }
+            k += n
+            sr &+= UInt64(r); sg &+= UInt64(g); sb &+= UInt64(b)
+            r = 0; g = 0; b = 0
+        }
     }
 
     private struct Job: @unchecked Sendable {
