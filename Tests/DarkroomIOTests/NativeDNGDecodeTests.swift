@@ -10,13 +10,13 @@ import DarkroomCore
 /// LibRaw 0.20 (dcraw's `packed_dng_load_raw`) has no reader for uncompressed DNGs in several
 /// tiles: it reads the TileOffsets array and what follows as if it were rows of pixels. A tiled
 /// file is therefore compared with the samples it was written from and with LibRaw's decode of
-/// the same image stored in strips (`libRawReference`); LibRaw's own tiled decode is compared
-/// only when it is right (newer LibRaw).
+/// the same image stored in strips (`libRawReference`); a wrong tiled decode by LibRaw itself is
+/// only reported.
 @Suite struct NativeDNGDecodeTests {
     // MARK: - Fixture: a minimal DNG written byte by byte
 
-    /// One DNG to build: raw image in IFD0, the pixel data after the IFD (LibRaw 0.20 wants the
-    /// tile offsets before the data they point at). Fields after `samples` spoil it on purpose.
+    /// One DNG to build: the raw image in IFD0, its pixel data after the IFD (the layout of our
+    /// writer and Adobe's). The hostile overrides spoil it on purpose.
     struct Spec: Sendable, CustomTestStringConvertible {
         var width = 70, height = 50, samplesPerPixel = 1, bits = 12, bigEndian = false
         var rowsPerStrip = 7
@@ -408,6 +408,10 @@ import DarkroomCore
         l.byteCounts = Array(repeating: 40 * 105, count: 8)                    // 8 × the same 4200 bytes > the file
         run(l, "corrupt")
         run(layout, "corrupt", region: PixelRect(x: 60, y: 0, width: 20, height: 5))
+        l = layout; l.bitsPerSample = [32]
+        #expect(throws: DecodeError.unsupported(path: path, reason: "uncompressed DNG with BitsPerSample [32]")) {
+            try UncompressedDNGDecoder.decode(l, region: all, threads: 1, path: path)
+        }
     }
 
     /// File-level: what LibRaw cannot read either throws one clean line; what it reads (strips

@@ -35,8 +35,10 @@ enum UncompressedDNGDecoder {
     }
 
     /// The stored samples of `region` (stored-image coordinates), row-major with the samples of a
-    /// pixel interleaved. `threads` 0 means one worker per active core. `layout` must be in scope.
+    /// pixel interleaved. `threads` 0 means one worker per active core. A layout outside the scope
+    /// throws `.unsupported`.
     static func decode(_ layout: DNGRawDataLayout, region: PixelRect, threads: Int, path: String) throws(DecodeError) -> [UInt16] {
+        if let reason = unsupportedReason(layout) { throw .unsupported(path: path, reason: "uncompressed DNG with \(reason)") }
         let file = try MappedFile(path: path)
         return try file.withBytes { bytes throws(DecodeError) in
             let blocks = try BlockGrid(layout, fileSize: bytes.count, path: path)
