@@ -112,6 +112,15 @@ struct Bench {
             return [UInt8](d).count
         }
         let (decode, raw) = try measure(runs: runs) { try RawDecoder.decode(path: path) }
+        // The native uncompressed-DNG decoder with 1 and 2 threads, and the LibRaw path it replaces.
+        var decodeThreads: [Int: Timing] = [:], decodedPixels: [Int: [UInt16]] = [:]
+        for t in [1, 2] {
+            let (tm, r) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: DecodeOptions(threads: t)) }
+            decodeThreads[t] = tm; decodedPixels[t] = r.pixels
+        }
+        report.identical["\(file) RawDecoder.decode pixels"] = decodedPixels[1] == decodedPixels[2]
+        var viaLibRaw = DecodeOptions(); viaLibRaw.nativeUncompressed = false
+        let (decodeLibRaw, rawLibRaw) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: viaLibRaw) }
 
         var recipe = DevelopRecipe()
         recipe.threads = 2
@@ -175,6 +184,9 @@ struct Bench {
         add("stage", file, "floor: libjpeg-turbo q90 4:4:4", tj, megapixels: mp, note: "\(jpegBytes.count) bytes")
         add("stage", file, "read file into [UInt8] (readHeader)", read, megapixels: mp, floor: floor)
         add("stage", file, "RawDecoder.decode", decode, megapixels: mp, floor: floor)
+        for t in [1, 2] { if let d = decodeThreads[t] { add("stage", file, "RawDecoder.decode", threads: t, d, megapixels: mp, floor: floor) } }
+        add("stage", file, "RawDecoder.decode (LibRaw path)", decodeLibRaw, megapixels: mp, floor: floor,
+            note: rawLibRaw.pixels == raw.pixels && rawLibRaw.metadata == raw.metadata ? "same pixels and metadata" : "DIFFERS from native")
         add("stage", file, "DevelopPlan.init", planT)
         for t in [1, 2] { if let d = demosaic[t] { add("stage", file, "demosaic \(DemosaicAlgorithm.default.rawValue) (DemosaicTiler)", threads: t, d, megapixels: mp) } }
         for t in [1, 2] { if let d = render[t] { add("stage", file, "Developer.render (all stages)", threads: t, d, megapixels: mp, floor: floor) } }

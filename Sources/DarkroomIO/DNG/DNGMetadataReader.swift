@@ -60,8 +60,12 @@ public enum DNGMetadataReader {
     }
 
     static func read(_ file: TIFFFile) throws(TIFFError) -> RawMetadata {
+        try read(file, raw: try findRawIFD(file))
+    }
+
+    /// Metadata of `file` whose raw image is `raw` (the IFD `findRawIFD` chose).
+    static func read(_ file: TIFFFile, raw: TIFFIFD) throws(TIFFError) -> RawMetadata {
         guard let ifd0 = file.ifd0 else { throw .noRawIFD }
-        let raw = try findRawIFD(file)
         var tags = LenientTags()
         tags.warnings = file.warnings
         var md = RawMetadata()

@@ -7,18 +7,26 @@ public struct DecodeOptions: Sendable, Equatable {
     public var applyOpcodeList1: Bool = true
     /// When set, the file is a headerless Bayer dump described by these parameters.
     public var bayerDump: BayerDumpParameters?
-    public init(applyOpcodeList1: Bool = true, bayerDump: BayerDumpParameters? = nil) {
+    /// Worker threads of decoders that use them (uncompressed DNG); 0 = one per active core.
+    /// Changes speed, never pixels.
+    public var threads: Int = 0
+    /// Decode uncompressed DNG raw data with `UncompressedDNGDecoder`; false hands it to LibRaw
+    /// like every other compression (for comparison). Default true.
+    public var nativeUncompressed: Bool = true
+    public init(applyOpcodeList1: Bool = true, bayerDump: BayerDumpParameters? = nil, threads: Int = 0) {
         self.applyOpcodeList1 = applyOpcodeList1
         self.bayerDump = bayerDump
+        self.threads = threads
     }
 }
 
 /// Chooses a decoder by the file's content (never its extension) and returns the active-area
 /// mosaic with complete metadata.
 ///
-/// - DNG (TIFF with DNGVersion): pixels from LibRaw (every DNG compression LibRaw knows), every
-///   DNG tag from our own TIFF reader (`DNGMetadataReader`); ActiveArea is cropped here, after
-///   OpcodeList1.
+/// - DNG (TIFF with DNGVersion): every DNG tag from our own TIFF reader (`DNGMetadataReader`);
+///   pixels from `UncompressedDNGDecoder` when uncompressed and in its scope, else from LibRaw
+///   (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
+///   OpcodeList1 the native decoder reads the ActiveArea alone).
 /// - Any other RAW LibRaw reads: LibRaw's visible area, its per-site black, its single
 ///   D65 colour matrix (`cam_xyz`, stored as ColorMatrix1 with CalibrationIlluminant1 = D65) and
 ///   as-shot multipliers (as AsShotNeutral).
@@ -32,7 +40,7 @@ public enum RawDecoder {
         let bytes = try readHeader(path: path)
         var image: RawImage
         if let dng = try dngMetadata(bytes: bytes, path: path) {
-            image = try decodeDNG(path: path, metadata: dng, options: options)
+            image = try decodeDNG(path: path, metadata: dng.metadata, layout: dng.layout, options: options)
         } else {
             image = try libRaw(path: path, bytes: bytes, unpack: true)
         }
@@ -52,7 +60,7 @@ public enum RawDecoder {
     public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
         if let dump = options.bayerDump { return try BayerDumpDecoder.metadata(path: path, parameters: dump) }
         let bytes = try readHeader(path: path)
-        if let dng = try dngMetadata(bytes: bytes, path: path) {
+        if let dng = try dngMetadata(bytes: bytes, path: path)?.metadata {
             var md = withFallbackProfile(dng)
             do { try checkDNGSupported(dng, path: path) } catch {
                 md.warnings.append("cannot be developed: \(error.description)")
@@ -92,12 +100,21 @@ public enum RawDecoder {
     /// least one: each Huffman code is ≥ 1 bit), so a file smaller
     /// than that for its decoded size is truncated (never a partial image).
     private static func checkPlausibleSize(_ image: RawImage, path: String) throws(DecodeError) {
-        if image.metadata.compression == 34892 { return }   // lossy JPEG DNGs may go below that
-        let samples = image.metadata.sensorWidth * image.metadata.sensorHeight * image.samplesPerPixel
-        let minimum = samples / 16
+        try checkPlausibleSize(width: image.metadata.sensorWidth, height: image.metadata.sensorHeight,
+                               samplesPerPixel: image.samplesPerPixel, compression: image.metadata.compression, path: path)
+    }
+
+    /// The same check from the declared size, before anything is decoded (a product that
+    /// overflows `Int` cannot be held by any file).
+    private static func checkPlausibleSize(width: Int, height: Int, samplesPerPixel: Int, compression: Int?,
+                                           path: String) throws(DecodeError) {
+        if compression == 34892 { return }   // lossy JPEG DNGs may go below that
+        let (area, o1) = width.multipliedReportingOverflow(by: height)
+        let (samples, o2) = area.multipliedReportingOverflow(by: samplesPerPixel)
+        let minimum = o1 || o2 ? Int.max : samples / 16
         let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
         if let size, size < minimum {
-            throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(image.metadata.sensorWidth)x\(image.metadata.sensorHeight) image (at least \(minimum) expected)")
+            throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(width)x\(height) image (at least \(minimum) expected)")
         }
     }
 
@@ -124,15 +141,16 @@ public enum RawDecoder {
         return [UInt8](head)
     }
 
-    /// Our own TIFF reader's view, when the file is a DNG; nil when it is not TIFF-based or has no DNGVersion.
-    private static func dngMetadata(bytes: [UInt8], path: String) throws(DecodeError) -> RawMetadata? {
+    /// Our own TIFF reader's view (metadata and the raw IFD's data layout), when the file is a
+    /// DNG; nil when it is not TIFF-based or has no DNGVersion.
+    private static func dngMetadata(bytes: [UInt8], path: String) throws(DecodeError) -> (metadata: RawMetadata, layout: DNGRawDataLayout?)? {
         guard bytes.count >= 8 else { throw .truncated(path: path, detail: "\(bytes.count) bytes") }
         let tiff = (bytes[0] == 0x49 && bytes[1] == 0x49 && bytes[2] == 42 && bytes[3] == 0) ||
             (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 42)
         guard tiff else { return nil }
         do {
-            let md = try DNGMetadataReader.read(contentsOf: path)
-            return md.dngVersion != nil ? md : nil
+            let dng = try DNGMetadataReader.readForDecoding(contentsOf: path)
+            return dng.metadata.dngVersion != nil ? dng : nil
         } catch {
             // A TIFF we cannot parse: a damaged DNG, or another TIFF-based RAW LibRaw may still read.
             if hasDNGVersionTag(bytes) {
@@ -194,16 +212,93 @@ public enum RawDecoder {
         }
     }
 
-    private static func decodeDNG(path: String, metadata: RawMetadata, options: DecodeOptions) throws(DecodeError) -> RawImage {
+    private static func decodeDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout?,
+                                  options: DecodeOptions) throws(DecodeError) -> RawImage {
         try checkDNGSupported(metadata, path: path)
+        if options.nativeUncompressed, let layout, UncompressedDNGDecoder.unsupportedReason(layout) == nil,
+           let image = try decodeUncompressedDNG(path: path, metadata: metadata, layout: layout, options: options) {
+            return image
+        }
+        return try decodeDNGWithLibRaw(path: path, metadata: metadata, options: options)
+    }
+
+    /// Pixels from `UncompressedDNGDecoder`, metadata exactly as `decodeDNGWithLibRaw` makes it
+    /// (LibRaw's EXIF is still merged: LibRaw is opened without unpacking). Nil when LibRaw sees
+    /// another image size or sample count than the DNG declares: that case keeps LibRaw's handling.
+    private static func decodeUncompressedDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout,
+                                              options: DecodeOptions) throws(DecodeError) -> RawImage? {
         var md = withFallbackProfile(metadata)
-        var u: LibRawUnpacked
-        do { u = try LibRawDecoder.unpack(path: path) } catch {
+        let u = try libRawDNG(path: path, metadata: md, unpackPixels: false)
+        let stored = PixelRect(x: 0, y: 0, width: md.sensorWidth, height: md.sensorHeight)
+        guard u.samplesPerPixel == md.samplesPerPixel, u.rawWidth == md.sensorWidth, u.rawHeight == md.sensorHeight,
+              layout.width == md.sensorWidth, layout.height == md.sensorHeight, layout.samplesPerPixel == md.samplesPerPixel
+        else { return nil }
+        let area = md.activeArea ?? stored
+        guard !area.isEmpty, stored.contains(area) else {
+            throw .corrupt(path: path, detail: "ActiveArea \(area) lies outside the \(md.sensorWidth)x\(md.sensorHeight) image")
+        }
+        // Before allocating: the size check `decode` applies to every result.
+        try checkPlausibleSize(width: md.sensorWidth, height: md.sensorHeight, samplesPerPixel: md.samplesPerPixel,
+                               compression: md.compression, path: path)
+        let opcodes = options.applyOpcodeList1 && !(md.opcodeList1 ?? []).isEmpty
+        var pixels: [UInt16]
+        do {
+            pixels = try UncompressedDNGDecoder.decode(layout, region: opcodes ? stored : area, threads: options.threads, path: path)
+        } catch let nativeError {
+            // LibRaw reads strips as one run of rows from the first StripOffsets value and ignores
+            // RowsPerStrip and the byte counts, so it may accept strips this strict check refuses:
+            // keep its result, with a warning, if so. (LibRaw 0.20 cannot read several tiles.)
+            guard case .strips = layout.blocks else { throw nativeError }
+            do {
+                var image = try decodeDNGWithLibRaw(path: path, metadata: metadata, options: options)
+                let reason: String
+                switch nativeError {
+                case .corrupt(_, let detail), .truncated(_, let detail): reason = detail
+                default: reason = nativeError.description
+                }
+                image.metadata.warnings.append("\(reason); strips read by LibRaw as one run of rows")
+                return image
+            } catch _ {
+                throw nativeError
+            }
+        }
+        if opcodes {
+            try applyOpcodeList1(&pixels, width: md.sensorWidth, height: md.sensorHeight, samplesPerPixel: md.samplesPerPixel,
+                                 area: area, metadata: md, path: path)
+            pixels = crop(pixels, width: md.sensorWidth, spp: md.samplesPerPixel, to: area)
+        }
+        mergeExif(from: u.exif, into: &md.exif)
+        md.fileFormat = "DNG"
+        return RawImage(width: area.width, height: area.height, samplesPerPixel: md.samplesPerPixel, pixels: pixels, metadata: md)
+    }
+
+    /// LibRaw for a DNG; its "not a RAW" becomes "LibRaw cannot decode this DNG's image data".
+    private static func libRawDNG(path: String, metadata md: RawMetadata, unpackPixels: Bool) throws(DecodeError) -> LibRawUnpacked {
+        do { return try LibRawDecoder.unpack(path: path, unpackPixels: unpackPixels) } catch {
             if case .notRaw = error {
                 throw .unsupported(path: path, reason: "LibRaw cannot decode this DNG's image data (\(md.samplesPerPixel == 1 ? "CFA" : "LinearRaw"), \(md.bitsPerSample)-bit, compression \(md.compression ?? 1))")
             }
             throw error
         }
+    }
+
+    /// OpcodeList1 on the whole stored image (`OpcodeList.applyRaw`), the CFA seen from its origin.
+    private static func applyOpcodeList1(_ pixels: inout [UInt16], width: Int, height: Int, samplesPerPixel: Int,
+                                         area: PixelRect, metadata md: RawMetadata, path: String) throws(DecodeError) {
+        guard let bytes = md.opcodeList1, !bytes.isEmpty else { return }
+        do {
+            let list = try OpcodeList.parse(bytes)
+            let storedCFA = md.cfa?.shifted(dx: -area.x, dy: -area.y)
+            try list.applyRaw(to: &pixels, width: width, height: height, planes: samplesPerPixel,
+                              cfa: storedCFA, whiteLevel: Int(md.whiteLevel.first ?? 65535))
+        } catch {
+            throw .corrupt(path: path, detail: "OpcodeList1: \(error.description)")
+        }
+    }
+
+    private static func decodeDNGWithLibRaw(path: String, metadata: RawMetadata, options: DecodeOptions) throws(DecodeError) -> RawImage {
+        var md = withFallbackProfile(metadata)
+        var u = try libRawDNG(path: path, metadata: md, unpackPixels: true)
         guard u.samplesPerPixel == md.samplesPerPixel else {
             throw .unsupported(path: path, reason: "LibRaw decoded \(u.samplesPerPixel) samples per pixel, the DNG declares \(md.samplesPerPixel)")
         }
@@ -217,15 +312,9 @@ public enum RawDecoder {
         guard !area.isEmpty, PixelRect(x: 0, y: 0, width: u.rawWidth, height: u.rawHeight).contains(area) else {
             throw .corrupt(path: path, detail: "ActiveArea \(area) lies outside the \(u.rawWidth)x\(u.rawHeight) image")
         }
-        if options.applyOpcodeList1, let bytes = md.opcodeList1, !bytes.isEmpty {
-            do {
-                let list = try OpcodeList.parse(bytes)
-                let storedCFA = md.cfa?.shifted(dx: -area.x, dy: -area.y)
-                try list.applyRaw(to: &u.pixels, width: u.rawWidth, height: u.rawHeight, planes: u.samplesPerPixel,
-                                  cfa: storedCFA, whiteLevel: Int(md.whiteLevel.first ?? 65535))
-            } catch {
-                throw .corrupt(path: path, detail: "OpcodeList1: \(error.description)")
-            }
+        if options.applyOpcodeList1 {
+            try applyOpcodeList1(&u.pixels, width: u.rawWidth, height: u.rawHeight, samplesPerPixel: u.samplesPerPixel,
+                                 area: area, metadata: md, path: path)
         }
         if md.compression == 34892 { adjustForLibRawLossyDecode(&md) }
         let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: area)

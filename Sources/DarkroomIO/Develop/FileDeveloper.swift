@@ -117,6 +117,7 @@ public enum FileDeveloper {
         if outputs.allSatisfy({ $0.format == .jpeg }) { recipe.bitsPerSample = 8 }
         var decode = decode
         decode.applyOpcodeList1 = decode.applyOpcodeList1 && recipe.applyOpcodes && recipe.opcodeLists.contains(1)
+        decode.threads = recipe.threads
         let t0 = DispatchTime.now().uptimeNanoseconds
         let raw: RawImage
         do { raw = try RawDecoder.decode(path: input, options: decode) } catch { throw .decode(error) }
