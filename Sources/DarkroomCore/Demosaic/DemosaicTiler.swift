@@ -19,8 +19,10 @@ public struct DemosaicTiler: Sendable {
     public func run(mosaic: [Float], width: Int, height: Int, cfa: CFAPattern) -> (red: [Float], green: [Float], blue: [Float]) {
         precondition(mosaic.count == width * height, "DemosaicTiler: mosaic.count != width * height")
         guard width > 0, height > 0 else { return ([], [], []) }
-        var red = [Float](repeating: 0, count: width * height)
-        var green = red, blue = red
+        // Every sample is written by exactly one tile: no serial zero-fill of the planes.
+        var red: [Float] = HugePages.uninitializedArray(count: width * height)
+        var green: [Float] = HugePages.uninitializedArray(count: width * height)
+        var blue: [Float] = HugePages.uninitializedArray(count: width * height)
         let tilesX = (width + tileSize - 1) / tileSize, tilesY = (height + tileSize - 1) / tileSize
         let tileCount = tilesX * tilesY
         let kernel = self.kernel, tileSize = self.tileSize, workers = min(self.workers, tileCount)
