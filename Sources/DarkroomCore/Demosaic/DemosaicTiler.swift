@@ -20,9 +20,9 @@ public struct DemosaicTiler: Sendable {
         precondition(mosaic.count == width * height, "DemosaicTiler: mosaic.count != width * height")
         guard width > 0, height > 0 else { return ([], [], []) }
         // Every sample is written by exactly one tile: no serial zero-fill of the planes.
-        var red: [Float] = HugePages.uninitializedArray(count: width * height)
-        var green: [Float] = HugePages.uninitializedArray(count: width * height)
-        var blue: [Float] = HugePages.uninitializedArray(count: width * height)
+        var red: [Float] = .uninitialized(count: width * height)
+        var green: [Float] = .uninitialized(count: width * height)
+        var blue: [Float] = .uninitialized(count: width * height)
         let tilesX = (width + tileSize - 1) / tileSize, tilesY = (height + tileSize - 1) / tileSize
         let tileCount = tilesX * tilesY
         let kernel = self.kernel, tileSize = self.tileSize, workers = min(self.workers, tileCount)

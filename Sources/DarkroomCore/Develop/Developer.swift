@@ -17,8 +17,8 @@ public enum Developer {
         let (outW, outH) = plan.outputSize
         let bits = plan.recipe.bitsPerSample
         // Every output sample is written by exactly one tile, so the buffers need no zero-fill.
-        var out8: [UInt8] = bits == 8 ? HugePages.uninitializedArray(count: outW * outH * 3) : []
-        var out16: [UInt16] = bits == 16 ? HugePages.uninitializedArray(count: outW * outH * 3) : []
+        var out8: [UInt8] = bits == 8 ? .uninitialized(count: outW * outH * 3) : []
+        var out16: [UInt16] = bits == 16 ? .uninitialized(count: outW * outH * 3) : []
 
         let encoder = OutputEncoder(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
