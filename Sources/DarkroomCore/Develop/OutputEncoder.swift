@@ -113,8 +113,8 @@ struct OutputEncoder: Sendable {
         let cw = crop.width, ch = crop.height
         let outW = sink.width
         let standardTone = tone.mode == .standard
-        // The rational curve (no profile curve) is computed exactly, four divisions per eight
-        // pixels; a profile's curve is read from the table.
+        // The rational curve (no profile curve) is computed, not tabulated (one division per
+        // value); a profile's curve is read from the table.
         let analyticTone = tone.profileCurve == nil
         let headroom = tone.headroom, compress = tone.headroom > 1
         let invH2 = 1 / (tone.headroom * tone.headroom), shoulder = tone.shoulder
@@ -249,9 +249,12 @@ struct OutputEncoder: Sendable {
     /// (1 + b) · v / (v + b).
     @inline(__always)
     fileprivate static func rationalV(_ x: V, _ headroom: Float, _ compress: Bool, _ invH2: Float, _ shoulder: Float) -> V {
-        var v = vmin(vmax(x, 0), headroom)
-        if compress { v = v * (1 + v * invH2) / (1 + v) }
-        return (1 + shoulder) * v / (v + shoulder)
+        let v = vmin(vmax(x, 0), headroom)
+        guard compress else { return (1 + shoulder) * v / (v + shoulder) }
+        // With g = n / d (n = v · (1 + v / headroom²), d = 1 + v): (1 + b) · g / (g + b) =
+        // (1 + b) · n / (n + b · d), one division instead of two.
+        let n = v * (1 + v * invH2), d = 1 + v
+        return (1 + shoulder) * n / (n + shoulder * d)
     }
 
     /// `lut[i] + (lut[i + 1] - lut[i]) · t` for f = i + t, per lane.
