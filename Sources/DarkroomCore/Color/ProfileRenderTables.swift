@@ -26,7 +26,8 @@ import Foundation
 /// headroom the pipeline keeps survives the tables. For V ≤ 1 and scaled V ≤ 1 the result is
 /// identical.
 ///
-/// `apply` allocates nothing: the tables are flat arrays resolved in `init`.
+/// `apply` allocates nothing: the tables are flat arrays resolved in `init`, read per pixel through
+/// `withViews` (pointers, no reference counting).
 public struct ProfileRenderTables: Sendable {
     /// One 2.5D or 3D table as the DNG stores it: value slices outermost, then hue, then
     /// saturation changing fastest; entries (hueShift°, satScale, valScale).
@@ -62,57 +63,97 @@ public struct ProfileRenderTables: Sendable {
             decodeLUT = srgbEncoded ? (0...m).map { ProfileRenderTables.srgbDecode(Float($0) / Float(m)) } : []
         }
 
-        /// `lut` at `x` in 0…1 (linear interpolation); `exact` beyond 1.
-        @inlinable @inline(__always)
-        static func lookup(_ lut: [Float], _ x: Float, exact: (Float) -> Float) -> Float {
-            guard x > 0 else { return x < 0 ? exact(x) : lut[0] }
-            let t = x * Float(codingLUTSize - 1)
-            guard t < Float(codingLUTSize - 1) else { return exact(x) }
-            let i = Int(t)
-            let f = t - Float(i)
-            return lut[i] + f * (lut[i + 1] - lut[i])
+        /// Applies the table to one linear RGB pixel (see the type's documentation).
+        public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> { withView { $0.apply(rgb) } }
+
+        /// Calls `body` with a view of the table that reads it through pointers: no reference
+        /// counting per pixel (copying a `Table` retains its three arrays; per pixel, from two
+        /// threads, that was most of a LookTable's cost).
+        @inlinable
+        public func withView<R>(_ body: (View) -> R) -> R {
+            entries.withUnsafeBufferPointer { e in
+                encodeLUT.withUnsafeBufferPointer { enc in
+                    decodeLUT.withUnsafeBufferPointer { dec in
+                        body(View(hueDivisions: hueDivisions, saturationDivisions: saturationDivisions,
+                                  valueDivisions: valueDivisions, srgbEncoded: srgbEncoded, entries: e, encodeLUT: enc, decodeLUT: dec))
+                    }
+                }
+            }
         }
 
-        /// Applies the table to one linear RGB pixel (see the type's documentation).
-        @inlinable
-        public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
-            var (h, s, v) = ProfileRenderTables.rgbToHSV(rgb)
-            var vEncoded = v
-            if srgbEncoded { vEncoded = Self.lookup(encodeLUT, min(max(v, 0), 1), exact: ProfileRenderTables.srgbEncode) }
+        /// The table's sizes and pointers to its data, valid inside `withView`.
+        public struct View {
+            @usableFromInline let hueDivisions: Int, saturationDivisions: Int, valueDivisions: Int
+            @usableFromInline let srgbEncoded: Bool
+            @usableFromInline let entries: UnsafeBufferPointer<SIMD3<Float>>
+            @usableFromInline let encodeLUT: UnsafeBufferPointer<Float>, decodeLUT: UnsafeBufferPointer<Float>
 
-            let hScale: Float = hueDivisions < 2 ? 0 : Float(hueDivisions) / 6
-            let sScale = Float(saturationDivisions - 1)
-            let vScale = Float(valueDivisions - 1)
-            let hScaled = h * hScale
-            let sScaled = max(s, 0) * sScale
-            var hIndex0 = Int(hScaled)
-            var sIndex0 = Int(sScaled)
-            sIndex0 = min(sIndex0, saturationDivisions - 2)
-            var hIndex1 = hIndex0 + 1
-            if hIndex0 >= hueDivisions - 1 { hIndex0 = hueDivisions - 1; hIndex1 = 0 }
-            let hFract1 = hScaled - Float(hIndex0), sFract1 = sScaled - Float(sIndex0)
-            let hFract0 = 1 - hFract1, sFract0 = 1 - sFract1
-            let hueStep = saturationDivisions
-            let valStep = hueDivisions * hueStep
+            /// Index scales: hue sixths → hue divisions, saturation and value → their divisions.
+            @usableFromInline let hScale: Float, sScale: Float, vScale: Float
 
-            let modify: SIMD3<Float> = entries.withUnsafeBufferPointer { e in
+            @usableFromInline
+            init(hueDivisions: Int, saturationDivisions: Int, valueDivisions: Int, srgbEncoded: Bool,
+                 entries: UnsafeBufferPointer<SIMD3<Float>>, encodeLUT: UnsafeBufferPointer<Float>, decodeLUT: UnsafeBufferPointer<Float>) {
+                self.hueDivisions = hueDivisions; self.saturationDivisions = saturationDivisions
+                self.valueDivisions = valueDivisions; self.srgbEncoded = srgbEncoded
+                self.entries = entries; self.encodeLUT = encodeLUT; self.decodeLUT = decodeLUT
+                hScale = hueDivisions < 2 ? 0 : Float(hueDivisions) / 6
+                sScale = Float(saturationDivisions - 1)
+                vScale = Float(valueDivisions - 1)
+            }
+
+            /// `lut` at `x` in 0…1 (linear interpolation); `exact` beyond 1.
+            @inlinable @inline(__always)
+            static func lookup(_ lut: UnsafeBufferPointer<Float>, _ x: Float, exact: (Float) -> Float) -> Float {
+                guard x > 0 else { return x < 0 ? exact(x) : lut[0] }
+                let t = x * Float(codingLUTSize - 1)
+                guard t < Float(codingLUTSize - 1) else { return exact(x) }
+                let i = Int(t)
+                let f = t - Float(i)
+                return lut[i] + f * (lut[i + 1] - lut[i])
+            }
+
+            /// The table on one linear RGB pixel (see the type's documentation).
+            @inlinable
+            public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
+                var (h, s, v) = ProfileRenderTables.rgbToHSV(rgb)
+                var vEncoded = v
+                if srgbEncoded { vEncoded = Self.lookup(encodeLUT, min(max(v, 0), 1), exact: ProfileRenderTables.srgbEncode) }
+
+                let hScaled = h * hScale
+                let sScaled = max(s, 0) * sScale
+                var hIndex0 = Int(hScaled)
+                var sIndex0 = Int(sScaled)
+                sIndex0 = min(sIndex0, saturationDivisions - 2)
+                var hIndex1 = hIndex0 + 1
+                if hIndex0 >= hueDivisions - 1 { hIndex0 = hueDivisions - 1; hIndex1 = 0 }
+                let hFract1 = hScaled - Float(hIndex0), sFract1 = sScaled - Float(sIndex0)
+                let hFract0 = 1 - hFract1, sFract0 = 1 - sFract1
+                let hueStep = saturationDivisions
+                let valStep = hueDivisions * hueStep
+
+                let e = entries
                 let i00 = hIndex0 * hueStep + sIndex0, i01 = hIndex1 * hueStep + sIndex0
                 @inline(__always) func slice(_ base: Int) -> SIMD3<Float> {
                     let a = hFract0 * e[base + i00] + hFract1 * e[base + i01]
                     let b = hFract0 * e[base + i00 + 1] + hFract1 * e[base + i01 + 1]
                     return sFract0 * a + sFract1 * b
                 }
-                if valueDivisions < 2 { return slice(0) }
-                let vScaled = max(vEncoded, 0) * vScale
-                let vIndex0 = min(Int(vScaled), valueDivisions - 2)
-                let vFract1 = vScaled - Float(vIndex0)
-                return (1 - vFract1) * slice(vIndex0 * valStep) + vFract1 * slice((vIndex0 + 1) * valStep)
+                let modify: SIMD3<Float>
+                if valueDivisions < 2 {
+                    modify = slice(0)
+                } else {
+                    let vScaled = max(vEncoded, 0) * vScale
+                    let vIndex0 = min(Int(vScaled), valueDivisions - 2)
+                    let vFract1 = vScaled - Float(vIndex0)
+                    modify = (1 - vFract1) * slice(vIndex0 * valStep) + vFract1 * slice((vIndex0 + 1) * valStep)
+                }
+                h += modify.x
+                s = min(s * modify.y, 1)
+                vEncoded = max(vEncoded * modify.z, 0)
+                v = srgbEncoded ? Self.lookup(decodeLUT, vEncoded, exact: ProfileRenderTables.srgbDecode) : vEncoded
+                return ProfileRenderTables.hsvToRGB(h, s, v)
             }
-            h += modify.x
-            s = min(s * modify.y, 1)
-            vEncoded = max(vEncoded * modify.z, 0)
-            v = srgbEncoded ? Self.lookup(decodeLUT, vEncoded, exact: ProfileRenderTables.srgbDecode) : vEncoded
-            return ProfileRenderTables.hsvToRGB(h, s, v)
         }
     }
 
@@ -171,34 +212,50 @@ public struct ProfileRenderTables: Sendable {
     public var hasTables: Bool { hueSatMap != nil || lookTable != nil }
 
     /// HueSatMap then LookTable on a linear ProPhoto (ROMM, D50) pixel.
-    @inlinable
     public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
+        withViews { h, l in Self.apply(rgb, h, l) }
+    }
+
+    /// HueSatMap then LookTable through views (`withViews`): the per-pixel form.
+    @inlinable @inline(__always)
+    public static func apply(_ rgb: SIMD3<Float>, _ hueSatMap: Table.View?, _ lookTable: Table.View?) -> SIMD3<Float> {
         var p = rgb
         if let hueSatMap { p = hueSatMap.apply(p) }
         if let lookTable { p = lookTable.apply(p) }
         return p
     }
 
+    /// Calls `body` with views of the HueSatMap and LookTable (nil when absent).
+    @inlinable
+    public func withViews<R>(_ body: (Table.View?, Table.View?) -> R) -> R {
+        func withLook(_ h: Table.View?) -> R {
+            if let lookTable { return lookTable.withView { body(h, $0) } }
+            return body(h, nil)
+        }
+        if let hueSatMap { return hueSatMap.withView { withLook($0) } }
+        return withLook(nil)
+    }
+
     // MARK: HSV (DNG SDK `DNG_RGBtoHSV` / `DNG_HSVtoRGB`: hue in sixths)
 
-    @inlinable
+    // Both are written with selects instead of branches on which channel is largest or which
+    // sixth the hue is in (data-dependent, so mispredicted about half the time); every case still
+    // computes exactly the SDK's expression.
+
+    @inlinable @inline(__always)
     static func rgbToHSV(_ c: SIMD3<Float>) -> (h: Float, s: Float, v: Float) {
-        let v = c.max()
-        let gap = v - c.min()
+        // (Explicit max/min: `SIMD3.max()` compiled to a call per pixel.)
+        let v = max(max(c.x, c.y), c.z)
+        let gap = v - min(min(c.x, c.y), c.z)
         guard gap > 0, v > 0 else { return (0, 0, v) }
-        var h: Float
-        if c.x == v {
-            h = (c.y - c.z) / gap
-            if h < 0 { h += 6 }
-        } else if c.y == v {
-            h = 2 + (c.z - c.x) / gap
-        } else {
-            h = 4 + (c.x - c.y) / gap
-        }
+        let redMax = c.x == v, greenMax = !redMax && c.y == v
+        let numerator = redMax ? c.y - c.z : greenMax ? c.z - c.x : c.x - c.y
+        let q = numerator / gap
+        let h = redMax ? (q < 0 ? q + 6 : q) : greenMax ? 2 + q : 4 + q
         return (h, gap / v, v)
     }
 
-    @inlinable
+    @inlinable @inline(__always)
     static func hsvToRGB(_ hue: Float, _ s: Float, _ v: Float) -> SIMD3<Float> {
         guard s > 0 else { return SIMD3(repeating: v) }
         var h = hue
@@ -209,14 +266,11 @@ public struct ProfileRenderTables: Sendable {
         let p = v * (1 - s)
         let q = v * (1 - s * f)
         let t = v * (1 - s * (1 - f))
-        switch i {
-        case 0: return SIMD3(v, t, p)
-        case 1: return SIMD3(q, v, p)
-        case 2: return SIMD3(p, v, t)
-        case 3: return SIMD3(p, q, v)
-        case 4: return SIMD3(t, p, v)
-        default: return SIMD3(v, p, q)
-        }
+        // Sixth i: 0 (v, t, p), 1 (q, v, p), 2 (p, v, t), 3 (p, q, v), 4 (t, p, v), 5 (v, p, q).
+        let r = i == 0 || i == 5 ? v : i == 1 ? q : i == 4 ? t : p
+        let g = i == 1 || i == 2 ? v : i == 0 ? t : i == 3 ? q : p
+        let b = i == 3 || i == 4 ? v : i == 2 ? t : i == 5 ? q : p
+        return SIMD3(r, g, b)
     }
 
     @inlinable

@@ -93,19 +93,21 @@ struct OutputEncoder: Sendable {
         // pixel (scalar: trilinear table reads), then the main loop's matrix is the identity.
         if let t = tables {
             let a = toProPhoto, q = fromProPhoto
-            for y in 0..<tile.height {
-                let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
-                for x in 0..<tw {
-                    let cr = pr[x], cg = pg[x], cb = pb[x]
-                    let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
-                                    a.6 * cr + a.7 * cg + a.8 * cb)
-                    // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
-                    // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
-                    guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { pr[x] = 0; pg[x] = 0; pb[x] = 0; continue }
-                    let pp = t.apply(lin)
-                    pr[x] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
-                    pg[x] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
-                    pb[x] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+            t.withViews { hsm, look in
+                for y in 0..<tile.height {
+                    let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
+                    for x in 0..<tw {
+                        let cr = pr[x], cg = pg[x], cb = pb[x]
+                        let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                        a.6 * cr + a.7 * cg + a.8 * cb)
+                        // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
+                        // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
+                        guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { pr[x] = 0; pg[x] = 0; pb[x] = 0; continue }
+                        let pp = ProfileRenderTables.apply(lin, hsm, look)
+                        pr[x] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
+                        pg[x] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
+                        pb[x] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+                    }
                 }
             }
             mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
