@@ -281,47 +281,56 @@ enum LosslessJPEGDecoder {
     }
 
     /// A Huffman table (T.81 C.2, F.2.2.3) with a `lookupBits`-bit first-level lookup that, when
-    /// code and extra bits fit, yields the whole difference.
-    struct HuffmanTable: Sendable {
+    /// code and extra bits fit, yields the whole difference. Immutable; its storage is one block
+    /// the decoding loop reads through `view` without reference counting.
+    final class HuffmanTable: @unchecked Sendable {
         static let lookupBits = 11
-        /// Per `lookupBits`-bit prefix: 0 when the code is longer (or undefined); else
-        /// bits used (low 5 bits), a flag 0x20 when the entry holds the difference (in the bits
-        /// from 8 up, signed), else SSSS in bits 8….
-        let lookup: [Int32]
-        /// Longest code of each length 1…16 (−1: none), and the index of its first symbol.
-        let maxCode: [Int32], valueOffset: [Int32]
-        let symbols: [UInt8]
+        static let lookupSize = 1 << lookupBits
+        /// Per `lookupBits`-bit prefix: 0 when the code is longer (or undefined); else bits used
+        /// (low 5 bits) and either the flag 0x20 with the difference (bits 8…, signed) or SSSS
+        /// (bits 8…). Then maxCode[0…16] (longest code of each length, −1: none),
+        /// valueOffset[0…16] (index of its first symbol minus its first code) and the symbols.
+        private let storage: UnsafeMutablePointer<Int32>
+        let view: View
+
+        /// Pointers into the storage, valid while the table lives.
+        struct View {
+            let lookup: UnsafePointer<Int32>, maxCode: UnsafePointer<Int32>
+            let valueOffset: UnsafePointer<Int32>, symbols: UnsafePointer<Int32>
+        }
 
         init(counts: [Int], symbols: [Int]) throws(StreamError) {
-            var maxCode = [Int32](repeating: -1, count: 17), valueOffset = [Int32](repeating: 0, count: 17)
-            var lookup = [Int32](repeating: 0, count: 1 << Self.lookupBits)
+            let size = Self.lookupSize + 17 + 17 + max(symbols.count, 1)
+            let storage = UnsafeMutablePointer<Int32>.allocate(capacity: size)
+            storage.initialize(repeating: 0, count: size)
+            let lookup = storage, maxCode = storage + Self.lookupSize, valueOffset = maxCode + 17, values = valueOffset + 17
+            for k in symbols.indices { values[k] = Int32(symbols[k]) }
+            for len in 0...16 { maxCode[len] = -1 }
             var code = 0, k = 0
             for len in 1...16 {
                 let n = counts[len - 1]
                 valueOffset[len] = Int32(k - code)
                 for _ in 0..<n {
                     // Codes of length `len` must fit in `len` bits (a table that over-fills is corrupt).
-                    guard code < 1 << len else { throw StreamError(reason: "Huffman table with more codes than lengths allow") }
+                    guard code < 1 << len else {
+                        storage.deallocate()
+                        throw StreamError(reason: "Huffman table with more codes than lengths allow")
+                    }
                     let ssss = symbols[k]
                     if len <= Self.lookupBits {
                         let spare = Self.lookupBits - len
-                        let entry: Int32
-                        if ssss == 16 {
-                            entry = Int32(32768) << 8 | 0x20 | Int32(len)
-                        } else if len + ssss <= Self.lookupBits {
-                            entry = -1   // filled per extra-bit value below
-                        } else {
-                            entry = Int32(ssss) << 8 | Int32(len)
-                        }
                         for low in 0..<(1 << spare) {
-                            let index = code << spare | low
-                            if entry == -1 {
+                            let entry: Int32
+                            if ssss == 16 {
+                                entry = Int32(32768) << 8 | 0x20 | Int32(len)
+                            } else if len + ssss <= Self.lookupBits {
                                 let extra = ssss == 0 ? 0 : low >> (spare - ssss)
                                 let diff = ssss == 0 ? 0 : (extra >> (ssss - 1) != 0 ? extra : extra - (1 << ssss) + 1)
-                                lookup[index] = Int32(diff) << 8 | 0x20 | Int32(len + ssss)
+                                entry = Int32(diff) << 8 | 0x20 | Int32(len + ssss)
                             } else {
-                                lookup[index] = entry
+                                entry = Int32(ssss) << 8 | Int32(len)
                             }
+                            lookup[code << spare | low] = entry
                         }
                     }
                     code += 1; k += 1
@@ -329,9 +338,11 @@ enum LosslessJPEGDecoder {
                 if n > 0 { maxCode[len] = Int32(code - 1) }
                 code <<= 1
             }
-            self.lookup = lookup; self.maxCode = maxCode; self.valueOffset = valueOffset
-            self.symbols = symbols.map { UInt8($0) }
+            self.storage = storage
+            view = View(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: values)
         }
+
+        deinit { storage.deallocate() }
     }
 
     // MARK: - Entropy-coded data
@@ -355,6 +366,18 @@ enum LosslessJPEGDecoder {
 
         @inline(__always)
         mutating func fill() {
+            // Eight bytes at once when none of them is 0xFF.
+            if !atMarker && pos + 8 <= end {
+                let w = UInt64(bigEndian: UnsafeRawPointer(base + pos).loadUnaligned(as: UInt64.self))
+                let x = ~w
+                if (x &- 0x0101_0101_0101_0101) & ~x & 0x8080_8080_8080_8080 == 0 {
+                    let bytes = (64 - count) >> 3, bits = bytes << 3
+                    let top = bits == 64 ? w : w & ~(UInt64.max >> UInt64(bits))
+                    buffer |= top >> UInt64(count)
+                    pos += bytes; count += bits
+                    return
+                }
+            }
             while count <= 56 {
                 var b: UInt64 = 0
                 if !atMarker && pos < end {
@@ -408,20 +431,21 @@ enum LosslessJPEGDecoder {
         /// Decodes stream `s` line by line, copying each line's samples to their block positions.
         func decode(_ s: Stream) throws(StreamError) {
             let h = s.header, nc = h.components, lineSamples = h.columns * nc
-            var lines = [Int32](repeating: 0, count: 2 * lineSamples)
+            let rows = UnsafeMutablePointer<Int32>.allocate(capacity: 2 * lineSamples)
+            defer { rows.deallocate() }
+            let tables = UnsafeMutablePointer<HuffmanTable.View>.allocate(capacity: nc)
+            defer { tables.deallocate() }
+            for c in 0..<nc { (tables + c).initialize(to: h.tables[c].view) }
+            var previous = rows, current = rows + lineSamples
             var reader = BitReader(file, from: s.start, to: s.end)
-            let tables = h.tables
             let limit = Int32(1) << Int32(h.precision - h.pointTransform)
             let initial = limit >> 1
             // Block cursor: sample index within the block (row-major, blockSamples per row).
             var blockIndex = 0
             var restarts = 0
-            var reached = 0
+            var line = 0
             do throws(StreamError) {
-            try lines.withUnsafeMutableBufferPointer { (rows) throws(StreamError) in
-                var previous = rows.baseAddress!, current = previous + lineSamples
-                for line in 0..<h.lines {
-                    reached = line
+                while line < h.lines {
                     let restartLine = h.restartInterval > 0 && (line * h.columns) % h.restartInterval == 0
                     if restartLine && line > 0 {
                         if reader.overread { throw StreamError(reason: "data ends inside restart interval \(restarts)", truncated: true) }
@@ -431,56 +455,56 @@ enum LosslessJPEGDecoder {
                     let first = line == 0 || restartLine
                     var overflow: Int32 = 0
                     for c in 0..<nc {
-                        let d = try Self.diff(&reader, tables[c])
-                        let v = ((first ? initial : previous[c]) + d) & 0xFFFF
+                        let v = ((first ? initial : previous[c]) &+ (try Self.diff(&reader, tables + c))) & 0xFFFF
                         current[c] = v; overflow |= v
                     }
-                    if first {
-                        for i in nc..<lineSamples {
-                            let d = try Self.diff(&reader, tables[i % nc])
-                            let v = (current[i - nc] + d) & 0xFFFF
-                            current[i] = v; overflow |= v
-                        }
-                    } else {
-                        try Self.predictLine(&reader, tables, current, previous, lineSamples, nc, h.predictor, &overflow)
-                    }
+                    try Self.decodeLine(&reader, tables, current, previous, lineSamples, nc, first ? 1 : h.predictor, &overflow)
                     if overflow >= limit { throw StreamError(reason: "sample above \(limit - 1) on line \(line)") }
                     store(current, lineSamples, shift: h.pointTransform, blockIndex: blockIndex, rect: s.rect)
                     blockIndex += lineSamples
                     swap(&previous, &current)
+                    line += 1
                 }
-            }
             } catch {
                 // Zeros read past the end decode to nonsense: the end of the data is the cause.
-                if reader.overread { throw StreamError(reason: "data ends on line \(reached) of \(h.lines)", truncated: true) }
+                if reader.overread { throw StreamError(reason: "data ends on line \(line) of \(h.lines)", truncated: true) }
                 throw error
             }
             if reader.overread { throw StreamError(reason: "data ends before the last of \(h.lines) lines", truncated: true) }
         }
 
-        /// Samples `nc…` of a line after the first of a scan or restart interval (the first `nc`,
-        /// predicted by Rb, are done): the selected predictor.
+        /// Samples `nc…` of a line (the first `nc` are done): predictor `selection` (1 on the
+        /// first line of a scan or restart interval, which never reads `prev`).
         @inline(__always)
-        static func predictLine(_ reader: inout BitReader, _ tables: [HuffmanTable], _ cur: UnsafeMutablePointer<Int32>,
-                                _ prev: UnsafeMutablePointer<Int32>, _ n: Int, _ nc: Int, _ predictor: Int,
-                                _ overflow: inout Int32) throws(StreamError) {
-            var i = nc
-            if nc == 1 {
-                let t = tables[0]
-                while i < n {
-                    let p = predict(predictor, ra: cur[i - 1], rb: prev[i], rc: prev[i - 1])
-                    let v = (p + (try diff(&reader, t))) & 0xFFFF
-                    cur[i] = v; overflow |= v; i += 1
+        static func decodeLine(_ reader: inout BitReader, _ tables: UnsafePointer<HuffmanTable.View>, _ cur: UnsafeMutablePointer<Int32>,
+                               _ prev: UnsafeMutablePointer<Int32>, _ n: Int, _ nc: Int, _ selection: Int,
+                               _ overflow: inout Int32) throws(StreamError) {
+            var acc = overflow
+            if selection == 1 && nc == 1 {
+                var ra = cur[0]
+                for i in 1..<max(n, 1) {
+                    ra = (ra &+ (try diff(&reader, tables))) & 0xFFFF
+                    cur[i] = ra; acc |= ra
                 }
-            } else {
+            } else if selection == 1 {
+                var i = nc
                 while i < n {
                     for c in 0..<nc {
-                        let p = predict(predictor, ra: cur[i - nc], rb: prev[i], rc: prev[i - nc])
-                        let v = (p + (try diff(&reader, tables[c]))) & 0xFFFF
-                        cur[i] = v; overflow |= v; i += 1
+                        let v = (cur[i - nc] &+ (try diff(&reader, tables + c))) & 0xFFFF
+                        cur[i] = v; acc |= v; i += 1
+                    }
+                }
+            } else {
+                var i = nc
+                while i < n {
+                    for c in 0..<nc {
+                        let p = predict(selection, ra: cur[i - nc], rb: prev[i], rc: prev[i - nc])
+                        let v = (p &+ (try diff(&reader, tables + c))) & 0xFFFF
+                        cur[i] = v; acc |= v; i += 1
                     }
                 }
             }
+            overflow = acc
         }
 
         @inline(__always)
@@ -489,18 +513,19 @@ enum LosslessJPEGDecoder {
             case 1: return ra
             case 2: return rb
             case 3: return rc
-            case 4: return ra + rb - rc
-            case 5: return ra + ((rb - rc) >> 1)
-            case 6: return rb + ((ra - rc) >> 1)
-            default: return (ra + rb) >> 1
+            case 4: return ra &+ rb &- rc
+            case 5: return ra &+ ((rb &- rc) >> 1)
+            case 6: return rb &+ ((ra &- rc) >> 1)
+            default: return (ra &+ rb) >> 1
             }
         }
 
         /// One difference: a Huffman-coded SSSS and its extra bits (T.81 F.2.2.1, H.1.2.2).
         @inline(__always)
-        static func diff(_ r: inout BitReader, _ t: HuffmanTable) throws(StreamError) -> Int32 {
+        static func diff(_ r: inout BitReader, _ table: UnsafePointer<HuffmanTable.View>) throws(StreamError) -> Int32 {
             if r.count < 32 { r.fill() }
-            let entry = t.lookup.withUnsafeBufferPointer { $0[r.peek(HuffmanTable.lookupBits)] }
+            let t = table.pointee
+            let entry = t.lookup[r.peek(HuffmanTable.lookupBits)]
             if entry & 0x20 != 0 {
                 r.skip(Int(entry & 0x1F))
                 return entry >> 8
@@ -515,14 +540,13 @@ enum LosslessJPEGDecoder {
                 while len <= 16 && code > t.maxCode[len] { len += 1; code = Int32(r.peek(len)) }
                 guard len <= 16 else { throw StreamError(reason: "undefined Huffman code") }
                 r.skip(len)
-                ssss = Int(t.symbols[Int(t.valueOffset[len] + code)])
+                ssss = Int(t.symbols[Int(t.valueOffset[len] &+ code)])
                 if ssss == 16 { return 32768 }
             }
             if ssss == 0 { return 0 }
-            if r.count < ssss { r.fill() }
             let extra = Int32(r.peek(ssss))
             r.skip(ssss)
-            return extra >> Int32(ssss - 1) != 0 ? extra : extra - (Int32(1) << Int32(ssss)) + 1
+            return extra >> Int32(ssss - 1) != 0 ? extra : extra &- (Int32(1) << Int32(ssss)) &+ 1
         }
 
         /// Copies a decoded line (block samples `blockIndex…`) to the output, where it lies in
