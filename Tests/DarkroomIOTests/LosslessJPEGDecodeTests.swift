@@ -485,4 +485,40 @@ import DarkroomCore
             #expect(error.description.hasPrefix(cutPath + ": ") && !error.description.contains("\n"), "\(error)")
         }
     }
+
+    /// Random byte changes anywhere in small LJ92 DNGs (tags, headers, data): the decoder and
+    /// RawDecoder return or throw, never trap; a native data error is never papered over.
+    @Test(arguments: [false, true])
+    func byteFlipFuzz(restarts: Bool) throws {
+        var spec = Spec(width: 64, height: 48, tile: 32, restartLines: restarts ? 4 : 0, activeArea: nil, opcodeList1: false)
+        spec.components = 2
+        let good = Self.dngBytes(spec)
+        let path = DNGTestSupport.tempPath("fuzz-\(restarts).dng", subdirectory: "lj92")
+        defer { unlink(path) }
+        var state: UInt64 = restarts ? 0xDEAD_BEEF : 0x1234_5678
+        func next() -> Int { state ^= state << 13; state ^= state >> 7; state ^= state << 17; return Int(state >> 1) }
+        var outcomes = [String: Int]()
+        for _ in 0..<300 {
+            var bytes = good
+            for _ in 0..<(1 + next() % 4) {
+                // Mostly the pixel data (the last ~third), sometimes anywhere.
+                let at = next() % 3 == 0 ? next() % bytes.count : bytes.count - 1 - next() % (bytes.count / 3)
+                bytes[at] = UInt8(truncatingIfNeeded: next())
+            }
+            try Data(bytes).write(to: URL(fileURLWithPath: path))
+            if let layout = try? DNGMetadataReader.readForDecoding(contentsOf: path).layout, layout.width > 0, layout.height > 0,
+               layout.width <= 64, layout.height <= 48 {
+                let region = PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)
+                _ = try? LosslessJPEGDecoder.decode(layout, region: region, threads: 2, path: path)
+            }
+            do {
+                _ = try Self.decode(path, native: true)
+                outcomes["decoded", default: 0] += 1
+            } catch {
+                #expect(error.description.hasPrefix(path + ": ") && !error.description.contains("\n"), "\(error)")
+                outcomes["\(error)".components(separatedBy: " (").first ?? "", default: 0] += 1
+            }
+        }
+        print("LJ92 fuzz (restarts \(restarts)): \(outcomes.count) outcomes, \(outcomes["decoded"] ?? 0) decoded of 300")
+    }
 }

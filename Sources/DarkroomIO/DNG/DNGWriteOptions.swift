@@ -28,7 +28,8 @@ public enum DNGCompression: Sendable, Equatable {
     /// tile, BitsPerSample = its precision P: the metadata's `bitsPerSample` (clamped to 2…16), or
     /// more if a sample needs it. `components` 2 codes a row of W samples as W/2 columns ×
     /// 2 components (the usual DNG layout; needs an even block width × SamplesPerPixel), 1 as W
-    /// columns; LinearRaw always uses one component per sample.
+    /// columns; LinearRaw always uses one component per sample. LibRaw 0.20 reads only the first
+    /// strip's stream of such a file: use tiles, or one strip (`rowsPerStrip` ≥ the height).
     case losslessJPEG(components: Int = 2)
 }
 

@@ -79,6 +79,7 @@ enum LosslessJPEGDecoder {
             // Every header of every block the region needs, before allocating.
             let spp = layout.samplesPerPixel
             var streams: [Stream] = []
+            var total = 0
             for i in 0..<grid.count {
                 let rect = grid.rect(i)
                 guard rect.x < region.maxX, rect.maxX > region.x, rect.y < region.maxY, rect.maxY > region.y else { continue }
@@ -86,6 +87,11 @@ enum LosslessJPEGDecoder {
                 let (end, overflow) = offset.addingReportingOverflow(count)
                 guard offset >= 0, count >= 0, !overflow, end <= bytes.count else {
                     throw .invalidLayout(.truncated(path: path, detail: "\(grid.kind.lowercased()) \(i): \(count) bytes at offset \(offset); the file has \(bytes.count)"))
+                }
+                // Blocks share no bytes in a valid file: this bounds the output by the file size.
+                total += count
+                guard total <= bytes.count else {
+                    throw .invalidLayout(.corrupt(path: path, detail: "\(grid.kind.lowercased())s need more than the \(bytes.count) bytes of the file (they overlap)"))
                 }
                 let blockRows = grid.kind == "Tile" ? [grid.blockLength] : [rect.height, grid.blockLength]
                 do throws(StreamError) {
@@ -297,6 +303,7 @@ enum LosslessJPEGDecoder {
         struct View {
             let lookup: UnsafePointer<Int32>, maxCode: UnsafePointer<Int32>
             let valueOffset: UnsafePointer<Int32>, symbols: UnsafePointer<Int32>
+            let symbolCount: Int
         }
 
         init(counts: [Int], symbols: [Int]) throws(StreamError) {
@@ -339,7 +346,7 @@ enum LosslessJPEGDecoder {
                 code <<= 1
             }
             self.storage = storage
-            view = View(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: values)
+            view = View(lookup: lookup, maxCode: maxCode, valueOffset: valueOffset, symbols: values, symbolCount: symbols.count)
         }
 
         deinit { storage.deallocate() }
@@ -540,7 +547,9 @@ enum LosslessJPEGDecoder {
                 while len <= 16 && code > t.maxCode[len] { len += 1; code = Int32(r.peek(len)) }
                 guard len <= 16 else { throw StreamError(reason: "undefined Huffman code") }
                 r.skip(len)
-                ssss = Int(t.symbols[Int(t.valueOffset[len] &+ code)])
+                let index = Int(t.valueOffset[len] &+ code)
+                guard index >= 0 && index < t.symbolCount else { throw StreamError(reason: "undefined Huffman code") }
+                ssss = Int(t.symbols[index])
                 if ssss == 16 { return 32768 }
             }
             if ssss == 0 { return 0 }
