@@ -71,6 +71,8 @@ import DarkroomCore
         var predictor = 1, pointTransform = 0
         /// Lines per restart interval (0: none).
         var restartLines = 0
+        /// One Huffman table per component.
+        var tablePerComponent = false
         /// ActiveArea top, left, bottom, right.
         var activeArea: [UInt32]? = [3, 5, 47, 66]
         var opcodeList1 = true
@@ -81,7 +83,7 @@ import DarkroomCore
 
         var testDescription: String {
             "\(samplesPerPixel == 1 ? "CFA" : "LinearRaw") \(bits)-bit " + (tile.map { "tiles \($0)" } ?? "strips of \(rowsPerStrip)")
-                + " \(nc) comp, predictor \(predictor), Pt \(pointTransform), restart \(restartLines)\(label)"
+                + " \(nc) comp\(tablePerComponent ? " (own tables)" : ""), predictor \(predictor), Pt \(pointTransform), restart \(restartLines)\(label)"
         }
 
         var nc: Int { samplesPerPixel == 1 ? components : samplesPerPixel }
@@ -116,6 +118,7 @@ import DarkroomCore
             var e = LosslessJPEGEncoder(columns: blockWidth * spp / spec.nc, lines: rows, components: spec.nc, precision: spec.bits)
             e.predictor = spec.predictor; e.pointTransform = spec.pointTransform
             e.restartInterval = spec.restartLines * e.columns
+            e.tablePerComponent = spec.tablePerComponent
             return block.withUnsafeBufferPointer { e.encode($0) }
         }
         var out: [[UInt8]] = []
@@ -217,7 +220,7 @@ import DarkroomCore
     /// Native decode of `spec` (with and without OpcodeList1) against its samples and, where
     /// LibRaw reads it the T.81 way, against the LibRaw path.
     static func check(_ spec: Spec, libRaw: Bool) throws {
-        let path = try write(spec, "check-\(spec.seed)-\(spec.predictor)-\(spec.tile ?? 0).dng")
+        let path = try write(spec, "check-\(UUID().uuidString).dng")
         defer { unlink(path) }
         for opcodes in [true, false] {
             let native = try decode(path, native: true, opcodes: opcodes)
@@ -248,6 +251,7 @@ import DarkroomCore
                         s.seed = seed; seed += 1
                         if tiled { s.tile = 32 }
                         out.append(s)
+                        if components > 1 && bits != 8 { s.tablePerComponent = true; s.seed = seed; seed += 1; out.append(s) }
                     }
                 }
             }
@@ -313,7 +317,7 @@ import DarkroomCore
     @Test func threadCountNeverChangesPixels() throws {
         for spec in [Spec(width: 200, height: 170, tile: 32), Spec(width: 90, height: 200, samplesPerPixel: 3, rowsPerStrip: 9),
                      Spec(width: 300, height: 260, bits: 16, tile: 256)] {
-            let path = try Self.write(spec, "threads.dng")
+            let path = try Self.write(spec, "threads-\(UUID().uuidString).dng")
             defer { unlink(path) }
             for opcodes in [true, false] {
                 let one = try Self.decode(path, native: true, opcodes: opcodes, threads: 1)
@@ -350,7 +354,7 @@ import DarkroomCore
     /// The decoder's own verdict on a spoilt spec: `kind` "truncated" or "corrupt", and whether
     /// it is a layout failure (LibRaw may still read) or a data failure.
     static func expectFailure(_ spec: Spec, _ kind: String, layoutFailure: Bool, _ label: String) throws {
-        let path = try write(spec, "hostile.dng")
+        let path = try write(spec, "hostile-\(UUID().uuidString).dng")
         defer { unlink(path) }
         let layout = try #require(try DNGMetadataReader.readForDecoding(contentsOf: path).layout)
         let region = PixelRect(x: 0, y: 0, width: spec.width, height: spec.height)

@@ -5,7 +5,7 @@
 /// (T.81 A.2.3 with H = V = 1): a DNG block of W×H samples may be coded as W columns × 1
 /// component or W/2 columns × 2 components, which predicts each sample from its CFA neighbour of
 /// the same colour. One Huffman table (built from the stream's own difference categories, T.81
-/// K.2 with the K.3 length limit of 16) serves every component.
+/// K.2 with the K.3 length limit of 16) serves every component, or one per component.
 ///
 /// Prediction (T.81 H.1.2.1): the first line of the scan and of each restart interval uses Ra,
 /// every other line the selected predictor, the first sample of every other line Rb, and the first
@@ -22,6 +22,8 @@ struct LosslessJPEGEncoder {
     var pointTransform = 0
     /// Restart interval in MCUs (DRI), a multiple of `columns`; 0 for none.
     var restartInterval = 0
+    /// One Huffman table per component (Th = Td = component index) instead of one for all.
+    var tablePerComponent = false
 
     /// The stream: SOI, DHT, SOF3, [DRI], SOS, entropy-coded data, EOI. `samples` holds
     /// lines × columns × components values below 2^P.
@@ -53,18 +55,21 @@ struct LosslessJPEGEncoder {
                 }
             }
         }
-        var histogram = [Int](repeating: 0, count: 17)
-        for d in diffs { histogram[Self.category(d)] += 1 }
-        let lengths = Self.codeLengths(histogram)
-        let (codes, bitsCounts, symbols) = Self.canonical(lengths)
+        let tableCount = tablePerComponent ? nc : 1
+        var histograms = [[Int]](repeating: [Int](repeating: 0, count: 17), count: tableCount)
+        for (i, d) in diffs.enumerated() { histograms[tablePerComponent ? i % nc : 0][Self.category(d)] += 1 }
+        let lengths = histograms.map { Self.codeLengths($0) }
+        let tables = lengths.map { Self.canonical($0) }
 
         var out: [UInt8] = [0xFF, 0xD8]
-        // DHT: class 0, table 0.
+        // DHT: class 0, tables 0….
         out += [0xFF, 0xC4]
-        Self.append16(&out, 2 + 1 + 16 + symbols.count)
-        out.append(0x00)
-        out += bitsCounts.map { UInt8($0) }
-        out += symbols.map { UInt8($0) }
+        Self.append16(&out, 2 + tables.reduce(0) { $0 + 17 + $1.symbols.count })
+        for (t, table) in tables.enumerated() {
+            out.append(UInt8(t))
+            out += table.bits.map { UInt8($0) }
+            out += table.symbols.map { UInt8($0) }
+        }
         // SOF3.
         out += [0xFF, 0xC3]
         Self.append16(&out, 8 + 3 * nc)
@@ -80,7 +85,7 @@ struct LosslessJPEGEncoder {
         out += [0xFF, 0xDA]
         Self.append16(&out, 6 + 2 * nc)
         out.append(UInt8(nc))
-        for c in 0..<nc { out += [UInt8(c + 1), 0x00] }
+        for c in 0..<nc { out += [UInt8(c + 1), UInt8(tablePerComponent ? c << 4 : 0)] }
         out += [UInt8(predictor), 0, UInt8(pointTransform)]
 
         var writer = BitWriter()
@@ -93,8 +98,8 @@ struct LosslessJPEGEncoder {
                 restart += 1
             }
             for i in (y * rowSamples)..<((y + 1) * rowSamples) {
-                let d = diffs[i], ssss = Self.category(d)
-                writer.put(codes[ssss], count: lengths[ssss])
+                let d = diffs[i], ssss = Self.category(d), t = tablePerComponent ? i % nc : 0
+                writer.put(tables[t].codes[ssss], count: lengths[t][ssss])
                 if ssss > 0 && ssss < 16 {
                     let v = d > 0 ? d : d - 1
                     writer.put(UInt32(truncatingIfNeeded: v) & (1 << UInt32(ssss) - 1), count: ssss)

@@ -7,7 +7,8 @@ public struct DecodeOptions: Sendable, Equatable {
     public var applyOpcodeList1: Bool = true
     /// When set, the file is a headerless Bayer dump described by these parameters.
     public var bayerDump: BayerDumpParameters?
-    /// Worker threads of decoders that use them (uncompressed DNG); 0 = one per active core.
+    /// Worker threads of decoders that use them (uncompressed and lossless-JPEG DNG); 0 = one per
+    /// active core.
     /// Changes speed, never pixels.
     public var threads: Int = 0
     /// Decode uncompressed DNG raw data with `UncompressedDNGDecoder`; false hands it to LibRaw
