@@ -73,6 +73,8 @@ import DarkroomCore
         var restartLines = 0
         /// One Huffman table per component.
         var tablePerComponent = false
+        /// A LinearizationTable of this many entries (nil: none).
+        var linearizationCount: Int? = nil
         /// ActiveArea top, left, bottom, right.
         var activeArea: [UInt32]? = [3, 5, 47, 66]
         var opcodeList1 = true
@@ -176,6 +178,7 @@ import DarkroomCore
             }
             if let a = spec.activeArea { e.append(b.long(TIFFTag.activeArea, a)) }
             if spec.opcodeList1 { e.append(b.byte(TIFFTag.opcodeList1, spec.opcodeBytes, type: 7)) }
+            if let n = spec.linearizationCount { e.append(b.short(TIFFTag.linearizationTable, Self.linearization(n))) }
             let ifd = b.appendIFD(e)
             b.setFirstIFD(ifd)
             return b
@@ -222,6 +225,10 @@ import DarkroomCore
     static func check(_ spec: Spec, libRaw: Bool) throws {
         let path = try write(spec, "check-\(UUID().uuidString).dng")
         defer { unlink(path) }
+        // The native decoder itself (RawDecoder would fall back to LibRaw silently on `.unsupported`).
+        let layout = try #require(try DNGMetadataReader.readForDecoding(contentsOf: path).layout)
+        let stored = PixelRect(x: 0, y: 0, width: spec.width, height: spec.height)
+        #expect(try LosslessJPEGDecoder.decode(layout, region: stored, threads: 2, path: path) == spec.samples, "\(spec.testDescription)")
         for opcodes in [true, false] {
             let native = try decode(path, native: true, opcodes: opcodes)
             #expect(native.metadata.warnings.isEmpty, "\(spec.testDescription): \(native.metadata.warnings)")
@@ -487,6 +494,31 @@ import DarkroomCore
             Issue.record("cut file decoded")
         } catch {
             #expect(error.description.hasPrefix(cutPath + ": ") && !error.description.contains("\n"), "\(error)")
+        }
+    }
+
+    /// A LinearizationTable: value v ↦ 3v/2 + 7.
+    static func linearization(_ count: Int) -> [UInt16] { (0..<count).map { UInt16(min(65535, $0 * 3 / 2 + 7)) } }
+
+    /// LinearizationTable applied while decoding, as LibRaw does (values past its end take the
+    /// last entry), before OpcodeList1 on both paths.
+    @Test func linearizationTable() throws {
+        for (bits, count, tile) in [(12, 4096, 32), (14, 5000, nil), (16, 70000, 32)] as [(Int, Int, Int?)] {
+            let spec = Spec(bits: bits, tile: tile, linearizationCount: count)
+            let path = try Self.write(spec, "linearization-\(UUID().uuidString).dng")
+            defer { unlink(path) }
+            for opcodes in [true, false] {
+                let native = try Self.decode(path, native: true, opcodes: opcodes)
+                #expect(native.metadata.warnings.isEmpty, "\(native.metadata.warnings)")
+                Self.expectSame(native, try Self.decode(path, native: false, opcodes: opcodes), "\(bits)-bit, \(count) entries, OpcodeList1 \(opcodes)")
+                if !opcodes {
+                    let table = Self.linearization(min(count, 65536))
+                    #expect(native.pixels == Self.activeSamples(spec).map { table[min(Int($0), table.count - 1)] })
+                    let layout = try #require(try DNGMetadataReader.readForDecoding(contentsOf: path).layout)
+                    let area = PixelRect(x: 5, y: 3, width: 61, height: 44)
+                    #expect(try LosslessJPEGDecoder.decode(layout, region: area, threads: 1, path: path) == native.pixels)
+                }
+            }
         }
     }
 
