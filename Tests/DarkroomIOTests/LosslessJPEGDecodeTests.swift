@@ -423,7 +423,8 @@ import DarkroomCore
         func sof(_ label: String, _ at: Int, _ v: [UInt8]) -> Spec {
             spoilt(label) { b in let o = Self.after(0xC3, in: b) + at; b.replaceSubrange(o..<(o + v.count), with: v) }
         }
-        try Self.expectFailure(sof("SOF lines", 3, [0, 31]), "corrupt", layoutFailure: true, "SOF lines")
+        try Self.expectFailure(sof("SOF lines", 3, [0, 31]), "corrupt", layoutFailure: false, "SOF lines short")
+        try Self.expectFailure(sof("SOF lines", 3, [0, 33]), "corrupt", layoutFailure: true, "SOF lines long")
         try Self.expectFailure(sof("SOF huge", 3, [0xFF, 0xFF, 0xFF, 0xFF]), "truncated", layoutFailure: false, "SOF huge")
         try Self.expectFailure(sof("SOF precision", 2, [17]), "corrupt", layoutFailure: true, "SOF precision")
         try Self.expectFailure(sof("SOF components", 7, [5]), "corrupt", layoutFailure: true, "SOF components")

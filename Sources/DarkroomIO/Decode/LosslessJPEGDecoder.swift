@@ -30,8 +30,9 @@ import Foundation
 ///
 /// Errors: everything about the streams' headers and their fit with the tags is checked for
 /// every block before the output is allocated (`Failure.invalidLayout`; LibRaw may still read
-/// such a file; SOF1 DCT streams are `.unsupported`). A frame of another JPEG process, more
-/// samples than the bytes can hold (every code is at least one bit), or a damaged entropy-coded
+/// such a file; SOF1 DCT streams are `.unsupported`). A frame of another JPEG process, a frame
+/// too small for its block's rows in the image, more samples than the bytes can hold (every code
+/// is at least one bit), or a damaged entropy-coded
 /// segment — a code no table defines, a sample above 2^P − 1, a missing or wrong restart marker,
 /// data that ends early — is `Failure.invalidData`.
 /// The output never depends on the thread count, and no partial image is returned.
@@ -95,7 +96,8 @@ enum LosslessJPEGDecoder {
                 }
                 let blockRows = grid.kind == "Tile" ? [grid.blockLength] : [rect.height, grid.blockLength]
                 do throws(StreamError) {
-                    let header = try Header(base + offset, count: count, blockSamples: grid.blockWidth * spp, blockRows: blockRows)
+                    let header = try Header(base + offset, count: count, blockSamples: grid.blockWidth * spp, blockRows: blockRows,
+                                            neededRows: rect.height)
                     streams.append(Stream(block: i, rect: rect, start: offset + header.dataStart, end: end, header: header))
                 } catch {
                     let what = "\(grid.kind.lowercased()) \(i): \(error.reason)"
@@ -178,8 +180,10 @@ enum LosslessJPEGDecoder {
         /// Offset of the entropy-coded data from the stream's first byte.
         var dataStart = 0
 
-        /// Parses `count` bytes at `p`; the frame must hold `blockSamples` × one of `blockRows` samples.
-        init(_ p: UnsafeRawPointer, count: Int, blockSamples: Int, blockRows: [Int]) throws(StreamError) {
+        /// Parses `count` bytes at `p`; the frame must hold `blockSamples` × one of `blockRows`
+        /// samples. A frame too small for the `neededRows` rows inside the image is fatal (LibRaw
+        /// would leave the rest of the block unset).
+        init(_ p: UnsafeRawPointer, count: Int, blockSamples: Int, blockRows: [Int], neededRows: Int) throws(StreamError) {
             func byte(_ i: Int) throws(StreamError) -> Int {
                 guard i < count else { throw StreamError(reason: "stream ends inside its headers at byte \(i)", truncated: true) }
                 return Int(p.load(fromByteOffset: i, as: UInt8.self))
@@ -220,6 +224,9 @@ enum LosslessJPEGDecoder {
                     // Every code is at least one bit (no LibRaw retry: it could not read them either).
                     guard samples <= 8 * count else {
                         throw StreamError(reason: "\(count) bytes cannot hold \(samples) samples", truncated: true, fatal: true)
+                    }
+                    guard samples >= neededRows * blockSamples else {
+                        throw StreamError(reason: "SOF3 frame \(columns)x\(lines)x\(components) holds fewer than the \(neededRows) rows of \(blockSamples) samples the block needs", fatal: true)
                     }
                     guard blockRows.contains(where: { $0 * blockSamples == samples }) else {
                         throw StreamError(reason: "SOF3 frame \(columns)x\(lines)x\(components) does not fill a block of \(blockSamples) samples × \(blockRows[0]) rows")
