@@ -32,10 +32,10 @@ import Foundation
 /// every block before the output is allocated (`Failure.invalidLayout`; LibRaw may still read
 /// such a file; SOF1 DCT streams are `.unsupported`). A frame of another JPEG process, a frame
 /// too small for its block's rows in the image, more samples than the bytes can hold (every code
-/// is at least one bit), or a damaged entropy-coded
-/// segment — a code no table defines, a sample above 2^P − 1, a missing or wrong restart marker,
-/// data that ends early — is `Failure.invalidData`.
-/// The output never depends on the thread count, and no partial image is returned.
+/// is at least one bit), or a damaged entropy-coded segment — a code no table defines, a sample
+/// above 2^P − 1, a missing or wrong restart marker, data that ends early — is
+/// `Failure.invalidData`. The output never depends on the thread count, and no partial image is
+/// returned.
 enum LosslessJPEGDecoder {
     /// Why decoding failed, by who should see it next.
     enum Failure: Error {
