@@ -14,6 +14,11 @@ struct Bench {
         BenchScene(name: "scene-12mp-grbg-14bit", width: 4000, height: 3000, cfa: .grbg),
     ]
 
+    /// The 24 MP scene again as a lossless-JPEG DNG (Compression 7, 256² tiles, 2 components per
+    /// stream column, as Adobe DNG Converter writes): decode native vs LibRaw and whole-file rows.
+    static let losslessJPEGScene = BenchScene(name: "scene-24mp-rggb-14bit-lj92", width: 6000, height: 4000, cfa: .rggb,
+                                              compression: .losslessJPEG(components: 2), tileSize: 256)
+
     init(options: Options) throws {
         self.options = options
         let d = options.dir ?? (NSTemporaryDirectory() as NSString).appendingPathComponent("darkroom-bench-\(getpid())")
@@ -68,13 +73,20 @@ struct Bench {
             log(String(format: "wrote %@ (%.1f MP) in %.2f s", scene.fileName, scene.megapixels, t.best))
             paths[scene.name] = path
         }
+        do {
+            let scene = Self.losslessJPEGScene
+            let (t, path) = try measure(runs: 1) { try scene.write(to: dir) }
+            log(String(format: "wrote %@ (%.1f MP, lossless JPEG) in %.2f s", scene.fileName, scene.megapixels, t.best))
+            paths[scene.name] = path
+        }
         var rendered12: RenderedImage?
         for scene in Self.scenes {
             guard let path = paths[scene.name] else { continue }
             let r = try stages(scene: scene, path: path)
             if scene.width == 4000 { rendered12 = r }
         }
-        for scene in Self.scenes {
+        if let path = paths[Self.losslessJPEGScene.name] { try losslessJPEGDecode(scene: Self.losslessJPEGScene, path: path) }
+        for scene in Self.scenes + [Self.losslessJPEGScene] {
             guard let path = paths[scene.name] else { continue }
             try wholeFile(scene: scene, path: path, heif: scene.width == 4000)
         }
@@ -198,6 +210,28 @@ struct Bench {
         let sumCPU = decode.cpuMedian + (render[2]?.cpuMedian ?? 0) + ours.cpuMedian
         add("stage", file, "sum decode+render(2T)+JPEGWriter", Timing(wall: [sum], cpu: [sumCPU]), floor: floor)
         return img
+    }
+
+    /// `RawDecoder.decode` of the lossless-JPEG scene: native (all cores, 1 and 2 threads) and the
+    /// LibRaw path it replaces, with the pixels compared.
+    mutating func losslessJPEGDecode(scene: BenchScene, path: String) throws {
+        let file = scene.name, mp = scene.megapixels
+        log("\(file): lossless JPEG decode")
+        let (decode, raw) = try measure(runs: runs) { try RawDecoder.decode(path: path) }
+        var decodedPixels: [Int: [UInt16]] = [:]
+        var threads: [Int: Timing] = [:]
+        for t in [1, 2] {
+            let (tm, r) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: DecodeOptions(threads: t)) }
+            threads[t] = tm; decodedPixels[t] = r.pixels
+        }
+        report.identical["\(file) RawDecoder.decode pixels"] = decodedPixels[1] == decodedPixels[2]
+        var viaLibRaw = DecodeOptions(); viaLibRaw.nativeLosslessJPEG = false
+        let (decodeLibRaw, rawLibRaw) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: viaLibRaw) }
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        add("stage", file, "RawDecoder.decode", decode, megapixels: mp, note: String(format: "%.1f MB file", Double(bytes) / 1e6))
+        for t in [1, 2] { if let d = threads[t] { add("stage", file, "RawDecoder.decode", threads: t, d, megapixels: mp) } }
+        add("stage", file, "RawDecoder.decode (LibRaw path)", decodeLibRaw, megapixels: mp,
+            note: rawLibRaw.pixels == raw.pixels && rawLibRaw.metadata == raw.metadata ? "same pixels and metadata" : "DIFFERS from native")
     }
 
     /// The mosaic as the scheduler sees it before demosaicing: black-subtracted, normalised,

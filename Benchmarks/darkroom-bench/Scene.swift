@@ -3,8 +3,8 @@ import DarkroomIO
 import Dispatch
 import Foundation
 
-/// A large, textured synthetic photograph written as a 14-bit uncompressed DNG by our own
-/// `DNGWriter`: the synthetic camera of `SyntheticChart` (its ColorMatrix1/2, per-site black,
+/// A large, textured synthetic photograph written as a 14-bit DNG (uncompressed unless
+/// `compression` says otherwise) by our own `DNGWriter`: the synthetic camera of `SyntheticChart` (its ColorMatrix1/2, per-site black,
 /// AsShotNeutral under D65) looking at a scene of gradients, ColorChecker patches, text-like
 /// glyph edges, a zone plate, fine lines, clipped highlights and textured foliage, with shot
 /// and read noise. Deterministic (hash noise), so every run benchmarks the same bytes.
@@ -14,6 +14,9 @@ struct BenchScene: Sendable {
     var height: Int
     var cfa: CFAPattern
     var bits: Int = 14
+    /// How the DNG stores its samples, and its tile size (nil: strips of 64 rows).
+    var compression: DNGCompression = .uncompressed
+    var tileSize: Int? = nil
 
     var fileName: String { "\(name).dng" }
     var megapixels: Double { Double(width * height) / 1e6 }
@@ -21,7 +24,7 @@ struct BenchScene: Sendable {
     /// Writes the DNG; returns its path.
     func write(to directory: String) throws -> String {
         let path = URL(fileURLWithPath: directory).appendingPathComponent(fileName).path
-        try DNGWriter.write(makeRawImage(), to: path, options: DNGWriteOptions())
+        try DNGWriter.write(makeRawImage(), to: path, options: DNGWriteOptions(tileSize: tileSize, compression: compression))
         return path
     }
 

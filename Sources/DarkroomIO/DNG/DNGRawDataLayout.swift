@@ -34,6 +34,8 @@ struct DNGRawDataLayout: Sendable, Equatable {
     /// StripByteCounts / TileByteCounts.
     var byteCounts: [Int]
     var hasLinearizationTable: Bool
+    /// LinearizationTable values (SHORTs; nil when absent or not readable).
+    var linearizationTable: [UInt16]? = nil
 }
 
 extension DNGMetadataReader {
@@ -78,6 +80,7 @@ extension DNGMetadataReader {
             blocks: blocks,
             offsets: offsets.map { file.reader.base + Int($0) },
             byteCounts: counts.map { Int($0) },
-            hasLinearizationTable: raw.contains(TIFFTag.linearizationTable))
+            hasLinearizationTable: raw.contains(TIFFTag.linearizationTable),
+            linearizationTable: (try? raw.uints(TIFFTag.linearizationTable))??.map { UInt16(clamping: $0) })
     }
 }

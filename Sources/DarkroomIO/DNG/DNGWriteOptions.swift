@@ -10,12 +10,27 @@ public struct DNGWriteOptions: Sendable {
     public var software: String?
     /// `DateTime` tag ("YYYY:MM:DD HH:MM:SS"); nil writes the current UTC time.
     public var dateTime: String?
+    /// How the raw samples are stored. Default uncompressed.
+    public var compression: DNGCompression
 
     public init(rowsPerStrip: Int = 64, tileSize: Int? = nil, preview: DNGPreview? = nil,
-                software: String? = nil, dateTime: String? = nil) {
+                software: String? = nil, dateTime: String? = nil, compression: DNGCompression = .uncompressed) {
         self.rowsPerStrip = rowsPerStrip; self.tileSize = tileSize; self.preview = preview
-        self.software = software; self.dateTime = dateTime
+        self.software = software; self.dateTime = dateTime; self.compression = compression
     }
+}
+
+/// Storage of the raw IFD's samples.
+public enum DNGCompression: Sendable, Equatable {
+    /// Compression 1: 16-bit containers.
+    case uncompressed
+    /// Compression 7: one lossless JPEG stream (`LosslessJPEGEncoder`, predictor 1) per strip or
+    /// tile, BitsPerSample = its precision P: the metadata's `bitsPerSample` (clamped to 2…16), or
+    /// more if a sample needs it. `components` 2 codes a row of W samples as W/2 columns ×
+    /// 2 components (the usual DNG layout; needs an even block width × SamplesPerPixel), 1 as W
+    /// columns; LinearRaw always uses one component per sample. LibRaw 0.20 reads only the first
+    /// strip's stream of such a file: use tiles, or one strip (`rowsPerStrip` ≥ the height).
+    case losslessJPEG(components: Int = 2)
 }
 
 /// An 8-bit RGB preview, interleaved, row-major.

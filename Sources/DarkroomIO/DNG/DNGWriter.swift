@@ -2,13 +2,15 @@ import CTIFF
 import DarkroomCore
 import Foundation
 
-/// Writes a `RawImage` as an uncompressed DNG 1.4 with libtiff.
+/// Writes a `RawImage` as a DNG 1.4 with libtiff, uncompressed or lossless JPEG
+/// (`DNGWriteOptions.compression`).
 ///
 /// Layout (DNG 1.7 chapter 3, "the usual DNG layout"): with a preview, IFD0 is the 8-bit RGB
 /// preview (NewSubFileType 1) and the raw image is its SubIFD; without, IFD0 is the raw image.
 /// Camera and colour tags live in IFD0, raw-layout tags (CFA, black/white, DefaultCrop,
-/// opcodes, NoiseProfile) in the raw IFD. Samples are stored in 16-bit containers whatever
-/// `bitsPerSample` says (WhiteLevel carries the range), so it reads back as 16.
+/// opcodes, NoiseProfile) in the raw IFD. Uncompressed samples are stored in 16-bit containers
+/// whatever `bitsPerSample` says (WhiteLevel carries the range), so it reads back as 16; lossless
+/// JPEG stores the precision of its streams (`DNGCompression.losslessJPEG`).
 ///
 /// Precision: matrices and other SRATIONAL/RATIONAL values are rounded to multiples of 1/10000
 /// (so |error| ≤ 5e-5) and stored with denominator 10000 (integers as n/1): libtiff first writes
@@ -50,6 +52,13 @@ public enum DNGWriter {
         let blackCount = md.blackLevelRepeatRows * md.blackLevelRepeatColumns * image.samplesPerPixel
         guard md.blackLevel.count == blackCount || md.blackLevel.count == 1 else {
             throw .invalidInput(reason: "\(md.blackLevel.count) black levels for BlackLevelRepeatDim \(md.blackLevelRepeatRows)x\(md.blackLevelRepeatColumns)")
+        }
+        if case .losslessJPEG(let components) = options.compression, image.samplesPerPixel == 1 {
+            guard components == 1 || components == 2 else { throw .invalidInput(reason: "\(components) lossless JPEG components (1 or 2)") }
+            let blockWidth = options.tileSize ?? image.width
+            if components == 2, blockWidth % 2 != 0 {
+                throw .invalidInput(reason: "2-component lossless JPEG needs an even strip width, not \(blockWidth)")
+            }
         }
         if let p = options.preview, p.width <= 0 || p.height <= 0 || p.rgb.count != p.width * p.height * 3 {
             throw .invalidInput(reason: "preview \(p.width)x\(p.height) with \(p.rgb.count) bytes")
@@ -163,8 +172,14 @@ public enum DNGWriter {
         try t.set(TIFFTag.imageWidth, .ints([UInt32(image.width)]))
         try t.set(TIFFTag.imageLength, .ints([UInt32(image.height)]))
         try t.set(TIFFTag.samplesPerPixel, .ints([UInt32(image.samplesPerPixel)]))
-        try t.set(TIFFTag.bitsPerSample, .ints([16]))
-        try t.set(TIFFTag.compression, .ints([1]))
+        switch options.compression {
+        case .uncompressed:
+            try t.set(TIFFTag.bitsPerSample, .ints([16]))
+            try t.set(TIFFTag.compression, .ints([1]))
+        case .losslessJPEG:
+            try t.set(TIFFTag.bitsPerSample, .ints([UInt32(losslessJPEGPrecision(image))]))
+            try t.set(TIFFTag.compression, .ints([7]))
+        }
         try t.set(TIFFTag.photometricInterpretation,
                   .ints([image.samplesPerPixel == 1 ? DNGMetadataReader.photometricCFA : DNGMetadataReader.photometricLinearRaw]))
         try t.set(TIFFTag.planarConfiguration, .ints([1]))
@@ -206,7 +221,61 @@ public enum DNGWriter {
         if let v = md.noiseProfile, !v.isEmpty { try t.set(TIFFTag.noiseProfile, .reals(v)) }
     }
 
+    /// P of the lossless JPEG streams: the metadata's bits (2…16), or the bits of the largest sample if more.
+    static func losslessJPEGPrecision(_ image: RawImage) -> Int {
+        let largest = image.pixels.max() ?? 0
+        return max(min(max(image.metadata.bitsPerSample, 2), 16), UInt16.bitWidth - largest.leadingZeroBitCount)
+    }
+
+    /// One lossless JPEG stream per strip or tile; edge tiles are full size, padded with zeros.
+    static func writeLosslessJPEGPixels(_ image: RawImage, _ options: DNGWriteOptions, components: Int,
+                                        _ t: borrowing LibTIFFWriter) throws(TIFFError) {
+        let spp = image.samplesPerPixel, rowSamples = image.width * spp
+        let nc = spp == 1 ? components : spp
+        let precision = losslessJPEGPrecision(image)
+        func encode(_ samples: UnsafeBufferPointer<UInt16>, blockWidth: Int, rows: Int) -> [UInt8] {
+            LosslessJPEGEncoder(columns: blockWidth * spp / nc, lines: rows, components: nc, precision: precision).encode(samples)
+        }
+        if let tile = options.tileSize {
+            var buffer = [UInt16](repeating: 0, count: tile * tile * spp)
+            let across = (image.width + tile - 1) / tile, down = (image.height + tile - 1) / tile
+            let tileRowSamples = tile * spp
+            for ty in 0..<down {
+                for tx in 0..<across {
+                    for i in buffer.indices { buffer[i] = 0 }
+                    let w = min(tile, image.width - tx * tile), h = min(tile, image.height - ty * tile)
+                    for y in 0..<h {
+                        let src = (ty * tile + y) * rowSamples + tx * tileRowSamples
+                        for x in 0..<(w * spp) { buffer[y * tileRowSamples + x] = image.pixels[src + x] }
+                    }
+                    let stream = buffer.withUnsafeBufferPointer { encode($0, blockWidth: tile, rows: tile) }
+                    let failure: TIFFError? = stream.withUnsafeBytes { b in
+                        do throws(TIFFError) { try t.writeRawTile(ty * across + tx, b); return nil } catch { return error }
+                    }
+                    if let failure { throw failure }
+                }
+            }
+        } else {
+            let rows = min(options.rowsPerStrip, image.height)
+            var strip = 0, y = 0
+            while y < image.height {
+                let n = min(rows, image.height - y)
+                let stream = image.pixels.withUnsafeBufferPointer {
+                    encode(UnsafeBufferPointer(rebasing: $0[(y * rowSamples)..<((y + n) * rowSamples)]), blockWidth: image.width, rows: n)
+                }
+                let failure: TIFFError? = stream.withUnsafeBytes { b in
+                    do throws(TIFFError) { try t.writeRawStrip(strip, b); return nil } catch { return error }
+                }
+                if let failure { throw failure }
+                strip += 1; y += n
+            }
+        }
+    }
+
     static func writeRawPixels(_ image: RawImage, _ options: DNGWriteOptions, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
+        if case .losslessJPEG(let components) = options.compression {
+            return try writeLosslessJPEGPixels(image, options, components: components, t)
+        }
         let rowSamples = image.width * image.samplesPerPixel
         let failure: TIFFError? = image.pixels.withUnsafeBytes { all in
           do throws(TIFFError) {

@@ -181,6 +181,18 @@ struct LibTIFFWriter: ~Copyable {
         guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
     }
 
+    /// Writes already-compressed bytes as strip `index` (no libtiff codec runs).
+    func writeRawStrip(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        let written = TIFFWriteRawStrip(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
+        guard written == bytes.count else { throw .writeFailed(reason: "strip \(index): \(Self.lastError(or: "short write"))") }
+    }
+
+    /// Writes already-compressed bytes as tile `index` (no libtiff codec runs).
+    func writeRawTile(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        let written = TIFFWriteRawTile(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
+        guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
+    }
+
     /// Writes the current directory now (before its image data), to be updated in place later.
     func checkpointDirectory() throws(TIFFError) {
         try Self.check(TIFFCheckpointDirectory(tif), "TIFFCheckpointDirectory")

@@ -7,12 +7,16 @@ public struct DecodeOptions: Sendable, Equatable {
     public var applyOpcodeList1: Bool = true
     /// When set, the file is a headerless Bayer dump described by these parameters.
     public var bayerDump: BayerDumpParameters?
-    /// Worker threads of decoders that use them (uncompressed DNG); 0 = one per active core.
+    /// Worker threads of decoders that use them (uncompressed and lossless-JPEG DNG); 0 = one per
+    /// active core.
     /// Changes speed, never pixels.
     public var threads: Int = 0
     /// Decode uncompressed DNG raw data with `UncompressedDNGDecoder`; false hands it to LibRaw
     /// like every other compression (for comparison). Default true.
     public var nativeUncompressed: Bool = true
+    /// Decode lossless-JPEG DNG raw data (Compression 7) with `LosslessJPEGDecoder`; false hands
+    /// it to LibRaw (single-threaded), for comparison. Default true.
+    public var nativeLosslessJPEG: Bool = true
     public init(applyOpcodeList1: Bool = true, bayerDump: BayerDumpParameters? = nil, threads: Int = 0) {
         self.applyOpcodeList1 = applyOpcodeList1
         self.bayerDump = bayerDump
@@ -24,8 +28,8 @@ public struct DecodeOptions: Sendable, Equatable {
 /// mosaic with complete metadata.
 ///
 /// - DNG (TIFF with DNGVersion): every DNG tag from our own TIFF reader (`DNGMetadataReader`);
-///   pixels from `UncompressedDNGDecoder` when uncompressed and in its scope, else from LibRaw
-///   (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
+///   pixels from `UncompressedDNGDecoder` when uncompressed and `LosslessJPEGDecoder` when
+///   lossless JPEG, each within its scope, else from LibRaw (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
 ///   OpcodeList1 the native decoder reads the ActiveArea alone).
 /// - Any other RAW LibRaw reads: LibRaw's visible area, its per-site black, its single
 ///   D65 colour matrix (`cam_xyz`, stored as ColorMatrix1 with CalibrationIlluminant1 = D65) and
@@ -215,18 +219,57 @@ public enum RawDecoder {
     private static func decodeDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout?,
                                   options: DecodeOptions) throws(DecodeError) -> RawImage {
         try checkDNGSupported(metadata, path: path)
-        if options.nativeUncompressed, let layout, UncompressedDNGDecoder.unsupportedReason(layout) == nil,
-           let image = try decodeUncompressedDNG(path: path, metadata: metadata, layout: layout, options: options) {
-            return image
+        if let layout {
+            let native: NativeDecoder? =
+                options.nativeUncompressed && UncompressedDNGDecoder.unsupportedReason(layout) == nil ? .uncompressed
+                : options.nativeLosslessJPEG && LosslessJPEGDecoder.unsupportedReason(layout) == nil ? .losslessJPEG : nil
+            if let native, let image = try decodeNativeDNG(native, path: path, metadata: metadata, layout: layout, options: options) {
+                return image
+            }
         }
         return try decodeDNGWithLibRaw(path: path, metadata: metadata, options: options)
     }
 
-    /// Pixels from `UncompressedDNGDecoder`, metadata exactly as `decodeDNGWithLibRaw` makes it
+    /// The native DNG pixel decoders.
+    private enum NativeDecoder { case uncompressed, losslessJPEG }
+
+    /// A native decoder's error, and whether LibRaw may still read the file.
+    private struct NativeFailure: Error {
+        var error: DecodeError
+        var libRawMayRead: Bool
+    }
+
+    /// The stored samples of `region` from a native decoder.
+    private static func nativePixels(_ decoder: NativeDecoder, layout: DNGRawDataLayout, region: PixelRect, threads: Int,
+                                     path: String) throws(NativeFailure) -> [UInt16] {
+        switch decoder {
+        case .uncompressed:
+            do { return try UncompressedDNGDecoder.decode(layout, region: region, threads: threads, path: path) } catch {
+                // LibRaw reads strips as one run of rows from the first StripOffsets value and
+                // ignores RowsPerStrip and the byte counts, so it may accept strips this strict
+                // check refuses. (LibRaw 0.20 cannot read several uncompressed tiles.)
+                var isStrips = false
+                if case .strips = layout.blocks { isStrips = true }
+                throw NativeFailure(error: error, libRawMayRead: isStrips)
+            }
+        case .losslessJPEG:
+            do { return try LosslessJPEGDecoder.decode(layout, region: region, threads: threads, path: path) } catch {
+                // A header or layout LibRaw may still read; a damaged entropy-coded segment is refused.
+                switch error {
+                case .invalidLayout(let e): throw NativeFailure(error: e, libRawMayRead: true)
+                case .invalidData(let e): throw NativeFailure(error: e, libRawMayRead: false)
+                }
+            }
+        }
+    }
+
+    /// Pixels from a native decoder, metadata exactly as `decodeDNGWithLibRaw` makes it
     /// (LibRaw's EXIF is still merged: LibRaw is opened without unpacking). Nil when LibRaw sees
     /// another image size or sample count than the DNG declares: that case keeps LibRaw's handling.
-    private static func decodeUncompressedDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout,
-                                              options: DecodeOptions) throws(DecodeError) -> RawImage? {
+    /// When the native decoder refuses the data but LibRaw may read it (`NativeFailure`), LibRaw's
+    /// result is kept with a warning; if LibRaw fails too, the native error is thrown.
+    private static func decodeNativeDNG(_ decoder: NativeDecoder, path: String, metadata: RawMetadata, layout: DNGRawDataLayout,
+                                        options: DecodeOptions) throws(DecodeError) -> RawImage? {
         var md = withFallbackProfile(metadata)
         let u = try libRawDNG(path: path, metadata: md, unpackPixels: false)
         let stored = PixelRect(x: 0, y: 0, width: md.sensorWidth, height: md.sensorHeight)
@@ -243,20 +286,21 @@ public enum RawDecoder {
         let opcodes = options.applyOpcodeList1 && !(md.opcodeList1 ?? []).isEmpty
         var pixels: [UInt16]
         do {
-            pixels = try UncompressedDNGDecoder.decode(layout, region: opcodes ? stored : area, threads: options.threads, path: path)
-        } catch let nativeError {
-            // LibRaw reads strips as one run of rows from the first StripOffsets value and ignores
-            // RowsPerStrip and the byte counts, so it may accept strips this strict check refuses:
-            // keep its result, with a warning, if so. (LibRaw 0.20 cannot read several tiles.)
-            guard case .strips = layout.blocks else { throw nativeError }
+            pixels = try nativePixels(decoder, layout: layout, region: opcodes ? stored : area, threads: options.threads, path: path)
+        } catch let failure {
+            let nativeError = failure.error
+            guard failure.libRawMayRead else { throw nativeError }
+            // Outside the native decoder's scope (another JPEG process, say): LibRaw's, silently.
+            if case .unsupported = nativeError { return nil }
             do {
                 var image = try decodeDNGWithLibRaw(path: path, metadata: metadata, options: options)
                 let reason: String
                 switch nativeError {
-                case .corrupt(_, let detail), .truncated(_, let detail): reason = detail
+                case .corrupt(_, let detail), .truncated(_, let detail), .unsupported(_, let detail): reason = detail
                 default: reason = nativeError.description
                 }
-                image.metadata.warnings.append("\(reason); strips read by LibRaw as one run of rows")
+                image.metadata.warnings.append(decoder == .uncompressed ? "\(reason); strips read by LibRaw as one run of rows"
+                                                                         : "\(reason); read by LibRaw")
                 return image
             } catch _ {
                 throw nativeError

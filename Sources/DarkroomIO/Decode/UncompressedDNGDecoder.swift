@@ -67,8 +67,7 @@ enum UncompressedDNGDecoder {
 
     // MARK: - Layout check
 
-    /// Strips as one column of blocks `width` wide, tiles as a grid; every block the image needs
-    /// checked against the file.
+    /// `DNGBlockGrid` with every block the image needs checked against the file.
     struct BlockGrid: Sendable {
         /// Stored width and rows of one block (a strip's rows are capped at the image height).
         let blockWidth: Int, blockLength: Int
@@ -82,25 +81,11 @@ enum UncompressedDNGDecoder {
         let offsets: [Int]
 
         init(_ layout: DNGRawDataLayout, fileSize: Int, path: String) throws(DecodeError) {
-            let kind: String, blockWidth: Int, blockLength: Int
-            switch layout.blocks {
-            case .strips(let rowsPerStrip):
-                guard rowsPerStrip > 0 else { throw .corrupt(path: path, detail: "RowsPerStrip is 0") }
-                kind = "Strip"; blockWidth = layout.width; blockLength = min(rowsPerStrip, layout.height)
-            case .tiles(let w, let l):
-                guard w > 0, l > 0 else { throw .corrupt(path: path, detail: "tile size \(w)x\(l)") }
-                kind = "Tile"; blockWidth = w; blockLength = l
-            }
+            let grid = try DNGBlockGrid(layout, path: path)
+            let kind = grid.kind, blockWidth = grid.blockWidth, blockLength = grid.blockLength
             let spp = layout.samplesPerPixel, bits = layout.bitsPerSample.first ?? 16
-            let width = layout.width, height = layout.height
-            guard width > 0, height > 0 else { throw .corrupt(path: path, detail: "image size \(width)x\(height)") }
-            let across = (width - 1) / blockWidth + 1, down = (height - 1) / blockLength + 1
-            let (needed, o1) = across.multipliedReportingOverflow(by: down)
-            let (rowBits, o2) = blockWidth.multipliedReportingOverflow(by: spp * bits)
-            guard !o1, !o2 else { throw .corrupt(path: path, detail: "\(kind.lowercased()) layout of a \(width)x\(height) image overflows") }
-            guard layout.offsets.count == needed, layout.byteCounts.count == needed else {
-                throw .corrupt(path: path, detail: "\(layout.offsets.count) \(kind)Offsets and \(layout.byteCounts.count) \(kind)ByteCounts for the \(needed) \(kind.lowercased())s of a \(width)x\(height) image")
-            }
+            let height = layout.height, across = grid.across, needed = grid.count
+            let rowBits = blockWidth * spp * bits
             let rowBytes = (rowBits - 1) / 8 + 1
             var total = 0
             for i in 0..<needed {
