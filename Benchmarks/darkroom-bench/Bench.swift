@@ -180,6 +180,16 @@ struct Bench {
             let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
             variantTimes.append((name, tm))
         }
+        // Camera-profile tables as Adobe Standard profiles embed them (HueSatMap 90×30×1, LookTable
+        // 36×8×16 sRGB-encoded; smooth synthetic values): the per-pixel table pass real DNGs pay.
+        if let tabled = Self.withProfileTables(raw.metadata) {
+            var rec = DevelopRecipe(); rec.threads = 2
+            let plan = try DevelopPlan(metadata: tabled, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec)
+            if plan.profileTables != nil {
+                let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
+                variantTimes.append(("render + HueSatMap 90x30x1 + LookTable 36x8x16", tm))
+            }
+        }
         let (thumb, _) = measure(runs: runs) { Thumbnailer.thumbnail(of: img, longSide: 320)?.width ?? 0 }
         let (icc, profile) = try measure(runs: runs) { try ICCProfileFactory.profile(for: .srgb) }
         img.iccProfile = profile
@@ -328,5 +338,31 @@ struct Bench {
                 add("peer", file, "rawtherapee-cli -j90 -js3 (default profile)", t, megapixels: scene.megapixels, floor: floor, note: note(t))
             } catch { report.skipped.append("rawtherapee-cli: \(error)") }
         } else { report.skipped.append("rawtherapee-cli not installed (apt-get install rawtherapee)") }
+    }
+}
+
+extension Bench {
+    /// `md` with a synthetic Adobe-Standard-sized HueSatMap (90×30×1, linear) and LookTable
+    /// (36×8×16, sRGB-encoded value axis); nil when it has no camera profile.
+    static func withProfileTables(_ md: RawMetadata) -> RawMetadata? {
+        guard var profile = md.profile else { return nil }
+        func table(_ h: Int, _ s: Int, _ v: Int) -> [Float] {
+            var d: [Float] = []
+            for vi in 0..<v { for hi in 0..<h { for si in 0..<s {
+                let hue = Float(hi) / Float(h) * 2 * .pi
+                d += [3 * sinf(hue + Float(vi) * 0.1), 1 + 0.05 * cosf(hue) * Float(si) / Float(max(s - 1, 1)), 1 - 0.02 * Float(vi) / Float(max(v, 1))]
+            } } }
+            return d
+        }
+        profile.hueSatMapDims = [90, 30, 1]
+        profile.hueSatMapData1 = table(90, 30, 1)
+        profile.hueSatMapData2 = nil
+        profile.hueSatMapEncoding = 0
+        profile.lookTableDims = [36, 8, 16]
+        profile.lookTableData = table(36, 8, 16)
+        profile.lookTableEncoding = 1
+        var out = md
+        out.profile = profile
+        return out
     }
 }
