@@ -46,10 +46,7 @@ test: deps swift
 # the floor (LibRaw unpack + libjpeg-turbo encode), HEIF preset study, and peers when installed.
 # Tables on stdout and in out/bench.md, machine-readable in out/bench.json. BENCH_ARGS=--quick for one run.
 BENCH_ARGS ?=
-# /usr/bin/time (package `time`) measures whole-file runs.
-BENCH_PACKAGES := time
 bench: deps swift
-	$(call apt_install,$(BENCH_PACKAGES))
 	$(SWIFT) build -c release --product darkroom
 	$(SWIFT) build -c release --product darkroom-bench
 	@mkdir -p out
