@@ -46,7 +46,10 @@ test: deps swift
 # the floor (LibRaw unpack + libjpeg-turbo encode), HEIF preset study, and peers when installed.
 # Tables on stdout and in out/bench.md, machine-readable in out/bench.json. BENCH_ARGS=--quick for one run.
 BENCH_ARGS ?=
+# /usr/bin/time (package `time`) reports whole-file runs' peak memory.
+BENCH_PACKAGES := time
 bench: deps swift
+	$(call apt_install,$(BENCH_PACKAGES))
 	$(SWIFT) build -c release --product darkroom
 	$(SWIFT) build -c release --product darkroom-bench
 	@mkdir -p out

@@ -57,8 +57,10 @@ struct BenchFailure: Error, CustomStringConvertible {
     init(_ d: String) { description = d }
 }
 
-/// One subprocess run: wall time around spawn and reap, CPU time and peak RSS from `wait4`'s
-/// resource usage (which includes the children a shell pipeline waited for, as `time` reports).
+/// One subprocess run under `/usr/bin/time -v`: wall time around spawn and reap, CPU time from
+/// `wait4`'s resource usage (including the children a shell pipeline waited for), peak RSS from
+/// `time` (a child spawned straight from this large process would report this process's RSS: the
+/// kernel carries the pre-exec high-water mark into `ru_maxrss`).
 struct ProcessRun {
     var wall: Double
     var cpu: Double
@@ -68,12 +70,14 @@ struct ProcessRun {
 }
 
 enum Subprocess {
+    static let timeTool = "/usr/bin/time"
+
     /// Runs `arguments` (argv[0] looked up in PATH) with stdout to /dev/null and stderr captured.
     /// `posix_spawnp` + `wait4`, not Foundation's `Process`: its `waitUntilExit` polls a run loop
     /// and added up to ~50 ms to a 0.25 s run.
     static func run(_ arguments: [String], shell: Bool = false) throws -> ProcessRun {
-        let argv = shell ? ["/bin/bash", "-c", arguments.joined(separator: " ")] : arguments
-        guard !argv.isEmpty else { throw BenchFailure("empty command") }
+        guard !arguments.isEmpty else { throw BenchFailure("empty command") }
+        let argv = [timeTool, "-v"] + (shell ? ["/bin/bash", "-c", arguments.joined(separator: " ")] : arguments)
         let errPath = NSTemporaryDirectory() + "darkroom-bench-stderr-\(getpid())"
         defer { unlink(errPath) }
         var actions = posix_spawn_file_actions_t()
@@ -93,9 +97,16 @@ enum Subprocess {
         let wall = Clock.now() - t0
         let err = (try? String(contentsOfFile: errPath, encoding: .utf8)) ?? ""
         func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        var peakKB = 0.0
+        for line in err.split(separator: "\n") {
+            let t = line.trimmingCharacters(in: .whitespaces)
+            if t.hasPrefix("Maximum resident set size"), let v = t.split(separator: ":").last.flatMap({ Double($0.trimmingCharacters(in: .whitespaces)) }) {
+                peakKB = v
+            }
+        }
         let exitStatus: Int32 = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return ProcessRun(wall: wall, cpu: seconds(usage.ru_utime) + seconds(usage.ru_stime),
-                          peakMB: Double(usage.ru_maxrss) / 1024, status: exitStatus, stderr: err)
+                          peakMB: peakKB / 1024, status: exitStatus, stderr: err)
     }
 
     /// `runs` timed runs after `warmup` untimed ones; fails if any run fails.

@@ -71,7 +71,7 @@ extension BenchReport {
             out.append("")
             switch section {
             case "stage": out.append("### Stages (in-process)")
-            case "whole": out.append("### Whole file (`darkroom develop` subprocess; wall around spawn and reap, CPU and peak RSS from wait4)")
+            case "whole": out.append("### Whole file (`darkroom develop` subprocess under /usr/bin/time -v; wall around spawn and reap)")
             default: out.append("### Peers (24 MP file, same machine, same run)")
             }
             out.append("")
