@@ -31,7 +31,8 @@ struct HEIFTrial: Codable {
 struct Check: Codable {
     var criterion: String
     var measured: String
-    var pass: Bool
+    /// nil for an informational figure that is not one of the issue's criteria.
+    var pass: Bool?
 }
 
 struct BenchReport: Codable {
@@ -102,7 +103,7 @@ extension BenchReport {
             out.append("")
             out.append("| criterion | measured | pass |")
             out.append("|---|---|---|")
-            for c in checks { out.append("| \(cell(c.criterion)) | \(cell(c.measured)) | \(c.pass ? "yes" : "NO") |") }
+            for c in checks { out.append("| \(cell(c.criterion)) | \(cell(c.measured)) | \(c.pass.map { $0 ? "yes" : "NO" } ?? "(info)") |") }
         }
         if !skipped.isEmpty {
             out.append("")
