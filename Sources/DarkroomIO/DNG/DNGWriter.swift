@@ -237,23 +237,12 @@ public enum DNGWriter {
             LosslessJPEGEncoder(columns: blockWidth * spp / nc, lines: rows, components: nc, precision: precision).encode(samples)
         }
         if let tile = options.tileSize {
-            var buffer = [UInt16](repeating: 0, count: tile * tile * spp)
-            let across = (image.width + tile - 1) / tile, down = (image.height + tile - 1) / tile
-            let tileRowSamples = tile * spp
-            for ty in 0..<down {
-                for tx in 0..<across {
-                    for i in buffer.indices { buffer[i] = 0 }
-                    let w = min(tile, image.width - tx * tile), h = min(tile, image.height - ty * tile)
-                    for y in 0..<h {
-                        let src = (ty * tile + y) * rowSamples + tx * tileRowSamples
-                        for x in 0..<(w * spp) { buffer[y * tileRowSamples + x] = image.pixels[src + x] }
-                    }
-                    let stream = buffer.withUnsafeBufferPointer { encode($0, blockWidth: tile, rows: tile) }
-                    let failure: TIFFError? = stream.withUnsafeBytes { b in
-                        do throws(TIFFError) { try t.writeRawTile(ty * across + tx, b); return nil } catch { return error }
-                    }
-                    if let failure { throw failure }
+            try forEachTile(of: image, size: tile) { (index, buffer) throws(TIFFError) in
+                let stream = encode(buffer, blockWidth: tile, rows: tile)
+                let failure: TIFFError? = stream.withUnsafeBytes { b in
+                    do throws(TIFFError) { try t.writeRawTile(index, b); return nil } catch { return error }
                 }
+                if let failure { throw failure }
             }
         } else {
             let rows = min(options.rowsPerStrip, image.height)
@@ -272,6 +261,30 @@ public enum DNGWriter {
         }
     }
 
+    /// Calls `body` with each tile's index (row-major) and samples: tiles are full `size × size`,
+    /// edge tiles padded with zeros (TIFF 6.0 section 15).
+    static func forEachTile(of image: RawImage, size tile: Int,
+                            _ body: (Int, UnsafeBufferPointer<UInt16>) throws(TIFFError) -> Void) throws(TIFFError) {
+        let spp = image.samplesPerPixel, rowSamples = image.width * spp
+        var buffer = [UInt16](repeating: 0, count: tile * tile * spp)
+        let across = (image.width + tile - 1) / tile, down = (image.height + tile - 1) / tile
+        let tileRowSamples = tile * spp
+        for ty in 0..<down {
+            for tx in 0..<across {
+                for i in buffer.indices { buffer[i] = 0 }
+                let w = min(tile, image.width - tx * tile), h = min(tile, image.height - ty * tile)
+                for y in 0..<h {
+                    let src = (ty * tile + y) * rowSamples + tx * tileRowSamples
+                    for x in 0..<(w * spp) { buffer[y * tileRowSamples + x] = image.pixels[src + x] }
+                }
+                let failure: TIFFError? = buffer.withUnsafeBufferPointer { b in
+                    do throws(TIFFError) { try body(ty * across + tx, b); return nil } catch { return error }
+                }
+                if let failure { throw failure }
+            }
+        }
+    }
+
     static func writeRawPixels(_ image: RawImage, _ options: DNGWriteOptions, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
         if case .losslessJPEG(let components) = options.compression {
             return try writeLosslessJPEGPixels(image, options, components: components, t)
@@ -280,23 +293,8 @@ public enum DNGWriter {
         let failure: TIFFError? = image.pixels.withUnsafeBytes { all in
           do throws(TIFFError) {
             if let tile = options.tileSize {
-                // Tiles are full size; edge tiles are padded with zeros.
-                var buffer = [UInt16](repeating: 0, count: tile * tile * image.samplesPerPixel)
-                let across = (image.width + tile - 1) / tile, down = (image.height + tile - 1) / tile
-                let tileRowSamples = tile * image.samplesPerPixel
-                for ty in 0..<down {
-                    for tx in 0..<across {
-                        for i in buffer.indices { buffer[i] = 0 }
-                        let w = min(tile, image.width - tx * tile), h = min(tile, image.height - ty * tile)
-                        for y in 0..<h {
-                            let src = (ty * tile + y) * rowSamples + tx * tileRowSamples
-                            for x in 0..<(w * image.samplesPerPixel) { buffer[y * tileRowSamples + x] = image.pixels[src + x] }
-                        }
-                        let tileFailure: TIFFError? = buffer.withUnsafeBytes { b in
-                            do throws(TIFFError) { try t.writeTile(ty * across + tx, b); return nil } catch { return error }
-                        }
-                        if let tileFailure { throw tileFailure }
-                    }
+                try forEachTile(of: image, size: tile) { (index, buffer) throws(TIFFError) in
+                    try t.writeTile(index, UnsafeRawBufferPointer(buffer))
                 }
             } else {
                 let rows = min(options.rowsPerStrip, image.height)
