@@ -47,7 +47,7 @@ struct LosslessJPEGEncoder {
                         pred = s(i - rowSamples)
                     } else {
                         let ra = s(i - nc), rb = s(i - rowSamples), rc = s(i - rowSamples - nc)
-                        pred = Self.predict(predictor, ra: ra, rb: rb, rc: rc)
+                        pred = LosslessJPEGDecoder.predict(predictor, ra: ra, rb: rb, rc: rc)  // T.81 Table H.1
                     }
                     var d = (px - pred) & 0xFFFF
                     if d >= 0x8000 { d -= 0x10000 }   // −32768 … 32767; −32768 is category 16
@@ -110,20 +110,6 @@ struct LosslessJPEGEncoder {
         out += writer.bytes
         out += [0xFF, 0xD9]
         return out
-    }
-
-    /// T.81 Table H.1 (shifts are arithmetic).
-    @inline(__always)
-    static func predict(_ selection: Int, ra: Int32, rb: Int32, rc: Int32) -> Int32 {
-        switch selection {
-        case 1: return ra
-        case 2: return rb
-        case 3: return rc
-        case 4: return ra + rb - rc
-        case 5: return ra + ((rb - rc) >> 1)
-        case 6: return rb + ((ra - rc) >> 1)
-        default: return (ra + rb) >> 1
-        }
     }
 
     /// SSSS of a difference in −32768 … 32767 (−32768 is 32768 modulo 2^16: category 16).

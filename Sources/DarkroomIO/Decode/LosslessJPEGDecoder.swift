@@ -425,6 +425,21 @@ enum LosslessJPEGDecoder {
         }
     }
 
+    /// T.81 Table H.1 (shifts are arithmetic; wrapping arithmetic, masked by the caller). The
+    /// encoder (`LosslessJPEGEncoder`) predicts with the same function.
+    @inline(__always)
+    static func predict(_ selection: Int, ra: Int32, rb: Int32, rc: Int32) -> Int32 {
+        switch selection {
+        case 1: return ra
+        case 2: return rb
+        case 3: return rc
+        case 4: return ra &+ rb &- rc
+        case 5: return ra &+ ((rb &- rc) >> 1)
+        case 6: return rb &+ ((ra &- rc) >> 1)
+        default: return (ra &+ rb) >> 1
+        }
+    }
+
     /// Shared by the workers: the mapped file (read only), the output (disjoint blocks each) and
     /// one failure slot per stream.
     private struct Job: @unchecked Sendable {
@@ -512,26 +527,13 @@ enum LosslessJPEGDecoder {
                 var i = nc
                 while i < n {
                     for c in 0..<nc {
-                        let p = predict(selection, ra: cur[i - nc], rb: prev[i], rc: prev[i - nc])
+                        let p = LosslessJPEGDecoder.predict(selection, ra: cur[i - nc], rb: prev[i], rc: prev[i - nc])
                         let v = (p &+ (try diff(&reader, tables + c))) & 0xFFFF
                         cur[i] = v; acc |= v; i += 1
                     }
                 }
             }
             overflow = acc
-        }
-
-        @inline(__always)
-        static func predict(_ selection: Int, ra: Int32, rb: Int32, rc: Int32) -> Int32 {
-            switch selection {
-            case 1: return ra
-            case 2: return rb
-            case 3: return rc
-            case 4: return ra &+ rb &- rc
-            case 5: return ra &+ ((rb &- rc) >> 1)
-            case 6: return rb &+ ((ra &- rc) >> 1)
-            default: return (ra &+ rb) >> 1
-            }
         }
 
         /// One difference: a Huffman-coded SSSS and its extra bits (T.81 F.2.2.1, H.1.2.2).
