@@ -101,8 +101,12 @@ struct OutputEncoder: Sendable {
                         let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
                                         a.6 * cr + a.7 * cg + a.8 * cb)
                         // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
-                        // channel is below 1e-7 of white (saturation = spread / max could overflow), is black.
-                        guard lin.max() > 1e-7, lin.max() < 1e6, lin.min() > -1e6 else { pr[x] = 0; pg[x] = 0; pb[x] = 0; continue }
+                        // channel is below 1e-7 of white (saturation = spread / max could overflow), is
+                        // black. (Explicit max/min: `SIMD3.max()` compiled to a call per pixel.)
+                        let hi = max(max(lin.x, lin.y), lin.z), lo = min(min(lin.x, lin.y), lin.z)
+                        guard hi > 1e-7, hi < 1e6, lo > -1e6, lin.x.isFinite, lin.y.isFinite, lin.z.isFinite else {
+                            pr[x] = 0; pg[x] = 0; pb[x] = 0; continue
+                        }
                         let pp = ProfileRenderTables.apply(lin, hsm, look)
                         pr[x] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
                         pg[x] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
