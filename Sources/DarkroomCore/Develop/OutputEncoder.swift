@@ -24,9 +24,9 @@ struct OutputEncoder: Sendable {
     let lut8Fine: [Float]
     let useFine: Bool
     static let lut8FineSteps = 16384
-    /// The tone curve (headroom compression, then the standard or profile curve) tabulated at
-    /// `toneSteps` steps over 0…headroom and linearly interpolated: two lookups per pixel
-    /// instead of two curve evaluations with divisions (measured: the tone was ~60 % of this stage).
+    /// The tone curve (headroom compression, then the profile's ProfileToneCurve) tabulated at
+    /// `toneSteps` steps over 0…headroom and linearly interpolated. Used only with a profile
+    /// curve: Darkroom's own rational curve is computed per pixel (`rationalV`, one division).
     let toneLUT: [Float]
     let toneScale: Float
     static let toneSteps = 4096
@@ -304,23 +304,6 @@ struct OutputEncoder: Sendable {
     @inline(__always)
     fileprivate static func encode8V(_ v: V, _ lut: UnsafeBufferPointer<Float>) -> V {
         interpolate(clamp01V(v) * Float(OutputEncoder.lut8Steps), lut)
-    }
-
-    /// The tabulated tone curve at scene value `v` (clipped to 0…headroom).
-    @inline(__always) func curve(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> Float {
-        // `v >= 0` is false for NaN, so a NaN (from hostile opcode data) reads entry 0, never traps.
-        let f = v >= 0 ? min(v * toneScale, Float(OutputEncoder.toneSteps)) : 0
-        let i = Int(f)
-        let t = f - Float(i)
-        return lut[i] + (lut[i + 1] - lut[i]) * t
-    }
-
-    /// Encoded value × 255 of a display-linear value, by interpolation in `lut8`.
-    @inline(__always) func encode8(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> Float {
-        let f = clamp01(v) * Float(OutputEncoder.lut8Steps)
-        let i = Int(f)
-        let t = f - Float(i)
-        return lut[i] + (lut[i + 1] - lut[i]) * t
     }
 
     @inline(__always) func clamp01(_ v: Float) -> Float { v >= 0 ? min(v, 1) : 0 }  // NaN → 0
