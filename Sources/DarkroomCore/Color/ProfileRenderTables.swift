@@ -116,7 +116,37 @@ public struct ProfileRenderTables: Sendable {
             /// The table on one linear RGB pixel (see the type's documentation).
             @inlinable
             public func apply(_ rgb: SIMD3<Float>) -> SIMD3<Float> {
-                var (h, s, v) = ProfileRenderTables.rgbToHSV(rgb)
+                let (h, s, v) = ProfileRenderTables.rgbToHSV(rgb)
+                let m = modify(h, s, v)
+                return ProfileRenderTables.hsvToRGB(m.h, m.s, m.v)
+            }
+
+            /// `apply` on `count` pixels held as planes, in place, in three passes over the row
+            /// (RGB → HSV, the table, HSV → RGB): each pass's iterations are independent, so the
+            /// processor overlaps pixels instead of waiting out one pixel's chain of divisions,
+            /// conversions and table reads. Same expressions as `apply`, so the same values.
+            @inlinable
+            public func applyRow(_ r: UnsafeMutablePointer<Float>, _ g: UnsafeMutablePointer<Float>,
+                                 _ b: UnsafeMutablePointer<Float>, count: Int) {
+                for i in 0..<count {
+                    let (h, s, v) = ProfileRenderTables.rgbToHSV(SIMD3(r[i], g[i], b[i]))
+                    r[i] = h; g[i] = s; b[i] = v
+                }
+                for i in 0..<count {
+                    let m = modify(r[i], g[i], b[i])
+                    r[i] = m.h; g[i] = m.s; b[i] = m.v
+                }
+                for i in 0..<count {
+                    let c = ProfileRenderTables.hsvToRGB(r[i], g[i], b[i])
+                    r[i] = c.x; g[i] = c.y; b[i] = c.z
+                }
+            }
+
+            /// The table's step on one HSV triple: look up (hue shift, saturation scale, value
+            /// scale) at (H, S, V — sRGB-encoded V when the table says so) and apply it.
+            @inlinable @inline(__always)
+            public func modify(_ hue: Float, _ saturation: Float, _ value: Float) -> (h: Float, s: Float, v: Float) {
+                var h = hue, s = saturation, v = value
                 var vEncoded = v
                 if srgbEncoded { vEncoded = Self.lookup(encodeLUT, min(max(v, 0), 1), exact: ProfileRenderTables.srgbEncode) }
 
@@ -152,7 +182,7 @@ public struct ProfileRenderTables: Sendable {
                 s = min(s * modify.y, 1)
                 vEncoded = max(vEncoded * modify.z, 0)
                 v = srgbEncoded ? Self.lookup(decodeLUT, vEncoded, exact: ProfileRenderTables.srgbDecode) : vEncoded
-                return ProfileRenderTables.hsvToRGB(h, s, v)
+                return (h, s, v)
             }
         }
     }

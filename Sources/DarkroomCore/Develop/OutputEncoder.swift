@@ -94,23 +94,30 @@ struct OutputEncoder: Sendable {
         if let t = tables {
             let a = toProPhoto, q = fromProPhoto
             t.withViews { hsm, look in
-                for y in 0..<tile.height {
-                    let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
-                    for x in 0..<tw {
-                        let cr = pr[x], cg = pg[x], cb = pb[x]
-                        let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
-                                        a.6 * cr + a.7 * cg + a.8 * cb)
-                        // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
-                        // channel is below 1e-7 of white (saturation = spread / max could overflow), is
-                        // black. (Explicit max/min: `SIMD3.max()` compiled to a call per pixel.)
-                        let hi = max(max(lin.x, lin.y), lin.z), lo = min(min(lin.x, lin.y), lin.z)
-                        guard hi > 1e-7, hi < 1e6, lo > -1e6, lin.x.isFinite, lin.y.isFinite, lin.z.isFinite else {
-                            pr[x] = 0; pg[x] = 0; pb[x] = 0; continue
+                withUnsafeTemporaryAllocation(of: Bool.self, capacity: tw) { blackBuf in
+                    let black = blackBuf.baseAddress!
+                    for y in 0..<tile.height {
+                        let pr = planes.r + y * planes.stride, pg = planes.g + y * planes.stride, pb = planes.b + y * planes.stride
+                        for x in 0..<tw {
+                            let cr = pr[x], cg = pg[x], cb = pb[x]
+                            let lin = SIMD3(a.0 * cr + a.1 * cg + a.2 * cb, a.3 * cr + a.4 * cg + a.5 * cb,
+                                            a.6 * cr + a.7 * cg + a.8 * cb)
+                            // The tables index by hue/saturation: a non-finite pixel, or one whose brightest
+                            // channel is below 1e-7 of white (saturation = spread / max could overflow), is
+                            // black; it goes through the tables as grey and is zeroed after.
+                            let hi = max(max(lin.x, lin.y), lin.z), lo = min(min(lin.x, lin.y), lin.z)
+                            let ok = hi > 1e-7 && hi < 1e6 && lo > -1e6 && lin.x.isFinite && lin.y.isFinite && lin.z.isFinite
+                            black[x] = !ok
+                            pr[x] = ok ? lin.x : 0.5; pg[x] = ok ? lin.y : 0.5; pb[x] = ok ? lin.z : 0.5
                         }
-                        let pp = ProfileRenderTables.apply(lin, hsm, look)
-                        pr[x] = q.0 * pp.x + q.1 * pp.y + q.2 * pp.z
-                        pg[x] = q.3 * pp.x + q.4 * pp.y + q.5 * pp.z
-                        pb[x] = q.6 * pp.x + q.7 * pp.y + q.8 * pp.z
+                        hsm?.applyRow(pr, pg, pb, count: tw)
+                        look?.applyRow(pr, pg, pb, count: tw)
+                        for x in 0..<tw {
+                            let px = pr[x], py = pg[x], pz = pb[x], isBlack = black[x]
+                            pr[x] = isBlack ? 0 : q.0 * px + q.1 * py + q.2 * pz
+                            pg[x] = isBlack ? 0 : q.3 * px + q.4 * py + q.5 * pz
+                            pb[x] = isBlack ? 0 : q.6 * px + q.7 * py + q.8 * pz
+                        }
                     }
                 }
             }
