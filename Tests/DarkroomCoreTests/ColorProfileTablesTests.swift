@@ -29,6 +29,40 @@ struct ColorProfileTablesTests {
         for p in Self.pixels { #expect(Self.close(t.apply(p), p), "\(p) → \(t.apply(p))") }
     }
 
+    /// `applyRow` (the renderer's three passes per row) gives exactly `apply`'s values, pixel for
+    /// pixel, for varying 2.5D and 3D tables, linear and sRGB value axes, through greys, hue wrap,
+    /// negatives and values above white.
+    @Test(arguments: [([90, 30, 1], 0), ([36, 8, 16], 1), ([6, 3, 4], 0), ([1, 2, 1], 1)])
+    func rowPassesEqualPerPixel(dims: [Int], encoding: Int) throws {
+        var profile = CameraProfile()
+        profile.hueSatMapDims = dims
+        let n = dims[0] * dims[1] * dims[2]
+        profile.hueSatMapData1 = (0..<n).flatMap { i -> [Float] in
+            let f = Float(i) / Float(max(n - 1, 1))
+            return [40 * (f - 0.5), 0.7 + 0.6 * f, 1.2 - 0.5 * f]
+        }
+        profile.hueSatMapEncoding = encoding
+        let t = try #require(ProfileRenderTables(profile: profile, weight1: 1))
+        var pixels = Self.pixels + [SIMD3(1.4, 0.2, 0.1), SIMD3(-0.05, 0.3, 0.2), SIMD3(0.7, 0.7, 0.7), SIMD3(0.9, 0.05, 0.899)]
+        var state: UInt32 = 12345
+        for _ in 0..<300 {
+            var c = SIMD3<Float>()
+            for k in 0..<3 { state = state &* 1_664_525 &+ 1_013_904_223; c[k] = Float(state >> 8) / Float(1 << 24) * 1.2 - 0.05 }
+            pixels.append(c)
+        }
+        var r = pixels.map(\.x), g = pixels.map(\.y), b = pixels.map(\.z)
+        t.withViews { hsm, _ in
+            guard let hsm else { Issue.record("no HueSatMap view"); return }
+            r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+                hsm.applyRow(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, count: pixels.count)
+            } } }
+        }
+        for (i, p) in pixels.enumerated() {
+            let want = t.apply(p)
+            #expect(SIMD3(r[i], g[i], b[i]) == want, "\(p): row \(SIMD3(r[i], g[i], b[i])) vs pixel \(want)")
+        }
+    }
+
     /// +60° moves each colour one sixth round the hue circle; +120° permutes (r, g, b) → (b, r, g).
     @Test func pureHueShift() throws {
         let sixty = try #require(ProfileRenderTables(profile: Self.uniform(dims: [6, 2, 1], (60, 1, 1)), weight1: 1))
