@@ -69,7 +69,7 @@ enum LosslessJPEGDecoder {
             throw .invalidLayout(.unsupported(path: path, reason: "lossless JPEG DNG with \(reason)"))
         }
         let file: MappedFile
-        do throws(DecodeError) { file = try MappedFile(path: path) } catch { throw .invalidLayout(error) }
+        do { file = try MappedFile(path: path) } catch { throw .invalidLayout(.unreadable(path: path, reason: error.reason)) }
         return try file.withBytes { bytes throws(Failure) in
             let grid: DNGBlockGrid
             do throws(DecodeError) { grid = try DNGBlockGrid(layout, path: path) } catch { throw .invalidLayout(error) }

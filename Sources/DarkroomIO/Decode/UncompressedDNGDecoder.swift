@@ -39,7 +39,8 @@ enum UncompressedDNGDecoder {
     /// throws `.unsupported`.
     static func decode(_ layout: DNGRawDataLayout, region: PixelRect, threads: Int, path: String) throws(DecodeError) -> [UInt16] {
         if let reason = unsupportedReason(layout) { throw .unsupported(path: path, reason: "uncompressed DNG with \(reason)") }
-        let file = try MappedFile(path: path)
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw .unreadable(path: path, reason: error.reason) }
         return try file.withBytes { bytes throws(DecodeError) in
             let blocks = try BlockGrid(layout, fileSize: bytes.count, path: path)
             guard !region.isEmpty, PixelRect(x: 0, y: 0, width: layout.width, height: layout.height).contains(region) else {

@@ -12,36 +12,22 @@ public final class TIFFByteStorage: @unchecked Sendable {
     }
     private let kind: Kind
     public let count: Int
+    /// Owns the map `kind` points into (unmapped with this storage).
+    private let mapping: MappedFile?
 
     public init(_ bytes: [UInt8]) {
         kind = .array(bytes)
         count = bytes.count
+        mapping = nil
     }
 
-    /// Maps the file at `path` read-only.
+    /// Maps the file at `path` read-only (`MappedFile`).
     public init(mapping path: String) throws(TIFFError) {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw .file(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
-        defer { close(fd) }
-        var st = stat()
-        guard fstat(fd, &st) == 0 else { throw .file(path: path, .unreadable(reason: String(cString: strerror(errno)))) }
-        guard (st.st_mode & S_IFMT) == S_IFREG else { throw .file(path: path, .unreadable(reason: "not a regular file")) }
-        let size = Int(st.st_size)
-        if size == 0 {
-            kind = .array([]); count = 0
-            return
-        }
-        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw .file(path: path, .unreadable(reason: "mmap: \(String(cString: strerror(errno)))"))
-        }
-        kind = .mapped(UnsafeRawBufferPointer(start: p, count: size))
-        count = size
-    }
-
-    deinit {
-        if case .mapped(let buffer) = kind, let base = buffer.baseAddress {
-            munmap(UnsafeMutableRawPointer(mutating: base), buffer.count)
-        }
+        let file: MappedFile
+        do { file = try MappedFile(path: path) } catch { throw .file(path: path, .unreadable(reason: error.reason)) }
+        count = file.bytes.count
+        kind = count == 0 ? .array([]) : .mapped(file.bytes)
+        mapping = consume file
     }
 
     /// The byte at `index`; callers have bounds-checked it.
