@@ -1,11 +1,31 @@
 import CTIFF
 import DarkroomCore
 import Foundation
+import Testing
 @testable import DarkroomIO
 
 /// Shared fixtures for the DNG tests: a fully populated synthetic RawImage, temp paths and a
 /// small libtiff reader used as the independent check of what DNGWriter wrote.
 enum DNGTestSupport {
+    /// The samples of a `width`-wide stored image inside `activeArea` (top, left, bottom, right;
+    /// nil: all of it).
+    static func activeSamples(_ samples: [UInt16], width: Int, height: Int, samplesPerPixel: Int,
+                              activeArea: [UInt32]?) -> [UInt16] {
+        let a = activeArea.map { PixelRect(x: Int($0[1]), y: Int($0[0]), width: Int($0[3] - $0[1]), height: Int($0[2] - $0[0])) }
+            ?? PixelRect(x: 0, y: 0, width: width, height: height)
+        return RawDecoder.crop(samples, width: width, spp: samplesPerPixel, to: a)
+    }
+
+    /// Two decodes give the same size, the same pixels (naming the first differing sample) and
+    /// the same metadata.
+    static func expectSame(_ a: RawImage, _ b: RawImage, _ label: String) {
+        #expect(a.width == b.width && a.height == b.height && a.samplesPerPixel == b.samplesPerPixel, "\(label)")
+        let firstDifference = a.pixels.count != b.pixels.count ? 0
+            : zip(a.pixels, b.pixels).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(firstDifference == nil, "\(label): pixels differ (sample \(firstDifference ?? -1))")
+        #expect(a.metadata == b.metadata, "\(label): metadata differ")
+    }
+
     static func tempPath(_ name: String, subdirectory: String = "") -> String {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-dngio-\(getpid())/\(subdirectory)")
         try? FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)

@@ -207,18 +207,10 @@ import DarkroomCore
 
     /// The stored samples of `spec` inside its ActiveArea.
     static func activeSamples(_ spec: Spec) -> [UInt16] {
-        let a = spec.activeArea.map { PixelRect(x: Int($0[1]), y: Int($0[0]), width: Int($0[3] - $0[1]), height: Int($0[2] - $0[0])) }
-            ?? PixelRect(x: 0, y: 0, width: spec.width, height: spec.height)
-        return RawDecoder.crop(spec.samples, width: spec.width, spp: spec.samplesPerPixel, to: a)
+        DNGTestSupport.activeSamples(spec.samples, width: spec.width, height: spec.height,
+                                     samplesPerPixel: spec.samplesPerPixel, activeArea: spec.activeArea)
     }
 
-    static func expectSame(_ a: RawImage, _ b: RawImage, _ label: String, metadata: Bool = true) {
-        #expect(a.width == b.width && a.height == b.height && a.samplesPerPixel == b.samplesPerPixel, "\(label)")
-        let firstDifference = a.pixels.count != b.pixels.count ? 0
-            : zip(a.pixels, b.pixels).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(firstDifference == nil, "\(label): pixels differ (sample \(firstDifference ?? -1))")
-        if metadata { #expect(a.metadata == b.metadata, "\(label): metadata differ") }
-    }
 
     /// Native decode of `spec` (with and without OpcodeList1) against its samples and, where
     /// LibRaw reads it the T.81 way, against the LibRaw path.
@@ -232,7 +224,7 @@ import DarkroomCore
         for opcodes in [true, false] {
             let native = try decode(path, native: true, opcodes: opcodes)
             #expect(native.metadata.warnings.isEmpty, "\(spec.testDescription): \(native.metadata.warnings)")
-            if libRaw { expectSame(native, try decode(path, native: false, opcodes: opcodes), "\(spec.testDescription), OpcodeList1 \(opcodes)") }
+            if libRaw { DNGTestSupport.expectSame(native, try decode(path, native: false, opcodes: opcodes), "\(spec.testDescription), OpcodeList1 \(opcodes)") }
             let expected = activeSamples(spec)
             if opcodes {
                 let spp = spec.samplesPerPixel, i = (2 * 61 + 3) * spp, j = (20 * 61 + 30) * spp
@@ -316,7 +308,7 @@ import DarkroomCore
         defer { unlink(path) }
         for opcodes in [true, false] {
             let native = try Self.decode(path, native: true, opcodes: opcodes)
-            Self.expectSame(native, try Self.decode(path, native: false, opcodes: opcodes), c.testDescription)
+            DNGTestSupport.expectSame(native, try Self.decode(path, native: false, opcodes: opcodes), c.testDescription)
             if !opcodes { #expect(native.pixels == image.pixels) }
         }
     }
@@ -329,7 +321,7 @@ import DarkroomCore
             for opcodes in [true, false] {
                 let one = try Self.decode(path, native: true, opcodes: opcodes, threads: 1)
                 for t in [2, 3, 0] {
-                    Self.expectSame(one, try Self.decode(path, native: true, opcodes: opcodes, threads: t), "\(t) threads")
+                    DNGTestSupport.expectSame(one, try Self.decode(path, native: true, opcodes: opcodes, threads: t), "\(t) threads")
                 }
             }
         }
@@ -345,7 +337,7 @@ import DarkroomCore
         #expect(LosslessJPEGDecoder.unsupportedReason(layout) == nil)
         let native = try Self.decode(path, native: true)
         #expect(native.metadata.warnings.filter { $0.contains("LibRaw") }.isEmpty, "\(native.metadata.warnings)")
-        Self.expectSame(native, try Self.decode(path, native: false), "Blackmagic")
+        DNGTestSupport.expectSame(native, try Self.decode(path, native: false), "Blackmagic")
         let region = PixelRect(x: 0, y: 0, width: layout.width, height: layout.height)
         do {
             _ = try LosslessJPEGDecoder.decode(layout, region: region, threads: 2, path: path)
@@ -511,7 +503,7 @@ import DarkroomCore
             for opcodes in [true, false] {
                 let native = try Self.decode(path, native: true, opcodes: opcodes)
                 #expect(native.metadata.warnings.isEmpty, "\(native.metadata.warnings)")
-                Self.expectSame(native, try Self.decode(path, native: false, opcodes: opcodes), "\(bits)-bit, \(count) entries, OpcodeList1 \(opcodes)")
+                DNGTestSupport.expectSame(native, try Self.decode(path, native: false, opcodes: opcodes), "\(bits)-bit, \(count) entries, OpcodeList1 \(opcodes)")
                 if !opcodes {
                     let table = Self.linearization(min(count, 65536))
                     #expect(native.pixels == Self.activeSamples(spec).map { table[min(Int($0), table.count - 1)] })

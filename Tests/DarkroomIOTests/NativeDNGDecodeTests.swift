@@ -172,9 +172,8 @@ import DarkroomCore
 
     /// The stored samples of `spec` inside its ActiveArea.
     static func activeSamples(_ spec: Spec) -> [UInt16] {
-        let a = spec.activeArea.map { PixelRect(x: Int($0[1]), y: Int($0[0]), width: Int($0[3] - $0[1]), height: Int($0[2] - $0[0])) }
-            ?? PixelRect(x: 0, y: 0, width: spec.width, height: spec.height)
-        return RawDecoder.crop(spec.samples, width: spec.width, spp: spec.samplesPerPixel, to: a)
+        DNGTestSupport.activeSamples(spec.samples, width: spec.width, height: spec.height,
+                                     samplesPerPixel: spec.samplesPerPixel, activeArea: spec.activeArea)
     }
 
     /// The LibRaw path's decode of `spec` (of its strip-stored twin when `spec` is tiled and
@@ -191,13 +190,6 @@ import DarkroomCore
         return reference
     }
 
-    static func expectSame(_ a: RawImage, _ b: RawImage, _ label: String) {
-        #expect(a.width == b.width && a.height == b.height && a.samplesPerPixel == b.samplesPerPixel, "\(label)")
-        let firstDifference = a.pixels.count != b.pixels.count ? 0
-            : zip(a.pixels, b.pixels).enumerated().first { $0.element.0 != $0.element.1 }?.offset
-        #expect(firstDifference == nil, "\(label): pixels differ (sample \(firstDifference ?? -1))")
-        #expect(a.metadata == b.metadata, "\(label): metadata differ")
-    }
 
     // MARK: - Native == LibRaw
 
@@ -226,7 +218,7 @@ import DarkroomCore
         for opcodes in [true, false] {
             let native = try Self.decode(path, native: true, opcodes: opcodes)
             let libRaw = try Self.libRawReference(spec, path, opcodes: opcodes)
-            Self.expectSame(native, libRaw, "\(spec.testDescription), OpcodeList1 \(opcodes)")
+            DNGTestSupport.expectSame(native, libRaw, "\(spec.testDescription), OpcodeList1 \(opcodes)")
             #expect(native.width == 61 && native.height == 44 && native.samplesPerPixel == spec.samplesPerPixel)
             #expect(native.metadata.cfa == (spec.samplesPerPixel == 1 ? CFAPattern.rggb.shifted(dx: 5, dy: 3) : nil))
             #expect(native.metadata.blackLevel == Array(repeating: 16, count: spec.samplesPerPixel))
@@ -257,8 +249,8 @@ import DarkroomCore
         #expect(DNGTestSupport.libtiffRead(tilePath, subIFD: false)?.pixels == image.pixels)
         for opcodes in [true, false] {
             let reference = try Self.decode(stripPath, native: false, opcodes: opcodes)
-            Self.expectSame(try Self.decode(stripPath, native: true, opcodes: opcodes), reference, "writer strips spp \(spp)")
-            Self.expectSame(try Self.decode(tilePath, native: true, opcodes: opcodes), reference, "writer tiles spp \(spp)")
+            DNGTestSupport.expectSame(try Self.decode(stripPath, native: true, opcodes: opcodes), reference, "writer strips spp \(spp)")
+            DNGTestSupport.expectSame(try Self.decode(tilePath, native: true, opcodes: opcodes), reference, "writer tiles spp \(spp)")
             if !opcodes { #expect(reference.pixels == image.pixels) }
         }
     }
@@ -272,9 +264,9 @@ import DarkroomCore
             for opcodes in [true, false] {
                 let one = try Self.decode(path, native: true, opcodes: opcodes, threads: 1)
                 for t in [2, 3, 0] {
-                    Self.expectSame(one, try Self.decode(path, native: true, opcodes: opcodes, threads: t), "\(t) threads")
+                    DNGTestSupport.expectSame(one, try Self.decode(path, native: true, opcodes: opcodes, threads: t), "\(t) threads")
                 }
-                Self.expectSame(one, try Self.libRawReference(spec, path, opcodes: opcodes), "LibRaw")
+                DNGTestSupport.expectSame(one, try Self.libRawReference(spec, path, opcodes: opcodes), "LibRaw")
             }
         }
     }
@@ -293,7 +285,7 @@ import DarkroomCore
                 continue
             }
             let native = try Self.decode(path, native: true)
-            Self.expectSame(native, libRaw, name)
+            DNGTestSupport.expectSame(native, libRaw, name)
             print("NATIVE \(name): \(native.width)x\(native.height)x\(native.samplesPerPixel) \(layout.bitsPerSample)-bit identical")
             compared += 1
         }
@@ -327,7 +319,7 @@ import DarkroomCore
         defer { unlink(path) }
         let layout = try #require(try DNGMetadataReader.readForDecoding(contentsOf: path).layout)
         #expect(UncompressedDNGDecoder.unsupportedReason(layout) == "LinearizationTable")
-        Self.expectSame(try Self.decode(path, native: true), try Self.decode(path, native: false), "LinearizationTable")
+        DNGTestSupport.expectSame(try Self.decode(path, native: true), try Self.decode(path, native: false), "LinearizationTable")
     }
 
     /// The bit unpacker against a plain reference, every depth, every start and length in a row.
@@ -472,7 +464,7 @@ import DarkroomCore
             #expect(image.pixels == expected, "\(label)")
             let warning = image.metadata.warnings.popLast() ?? ""
             #expect(warning.hasSuffix("; strips read by LibRaw as one run of rows"), "\(label): \(warning)")
-            Self.expectSame(image, try Self.decode(path, native: false), label)
+            DNGTestSupport.expectSame(image, try Self.decode(path, native: false), label)
         }
     }
 
