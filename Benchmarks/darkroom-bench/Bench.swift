@@ -123,16 +123,10 @@ struct Bench {
             let d = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
             return [UInt8](d).count
         }
-        let (decode, raw) = try measure(runs: runs) { try RawDecoder.decode(path: path) }
         // The native uncompressed-DNG decoder with 1 and 2 threads, and the LibRaw path it replaces.
-        var decodeThreads: [Int: Timing] = [:], decodedPixels: [Int: [UInt16]] = [:]
-        for t in [1, 2] {
-            let (tm, r) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: DecodeOptions(threads: t)) }
-            decodeThreads[t] = tm; decodedPixels[t] = r.pixels
-        }
-        report.identical["\(file) RawDecoder.decode pixels"] = decodedPixels[1] == decodedPixels[2]
         var viaLibRaw = DecodeOptions(); viaLibRaw.nativeUncompressed = false
-        let (decodeLibRaw, rawLibRaw) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: viaLibRaw) }
+        let decodes = try measureDecodes(path: path, file: file, viaLibRaw: viaLibRaw)
+        let raw = decodes.raw
 
         var recipe = DevelopRecipe()
         recipe.threads = 2
@@ -205,10 +199,7 @@ struct Bench {
         add("stage", file, "floor: LibRaw open+unpack", unpack, megapixels: mp)
         add("stage", file, "floor: libjpeg-turbo q90 4:4:4", tj, megapixels: mp, note: "\(jpegBytes.count) bytes")
         add("stage", file, "read file into [UInt8] (readHeader)", read, megapixels: mp, floor: floor)
-        add("stage", file, "RawDecoder.decode", decode, megapixels: mp, floor: floor)
-        for t in [1, 2] { if let d = decodeThreads[t] { add("stage", file, "RawDecoder.decode", threads: t, d, megapixels: mp, floor: floor) } }
-        add("stage", file, "RawDecoder.decode (LibRaw path)", decodeLibRaw, megapixels: mp, floor: floor,
-            note: rawLibRaw.pixels == raw.pixels && rawLibRaw.metadata == raw.metadata ? "same pixels and metadata" : "DIFFERS from native")
+        addDecodeRows(decodes, file: file, megapixels: mp, floor: floor)
         add("stage", file, "DevelopPlan.init", planT)
         for t in [1, 2] { if let d = demosaic[t] { add("stage", file, "demosaic \(DemosaicAlgorithm.default.rawValue) (DemosaicTiler)", threads: t, d, megapixels: mp) } }
         for t in [1, 2] { if let d = render[t] { add("stage", file, "Developer.render (all stages)", threads: t, d, megapixels: mp, floor: floor) } }
@@ -216,8 +207,8 @@ struct Bench {
         add("stage", file, "Thumbnailer 320 px", thumb)
         add("stage", file, "ICC profile (lcms2)", icc)
         add("stage", file, "JPEGWriter.encode q90", ours, megapixels: mp, floor: floor)
-        let sum = decode.median + (render[2]?.median ?? 0) + ours.median
-        let sumCPU = decode.cpuMedian + (render[2]?.cpuMedian ?? 0) + ours.cpuMedian
+        let sum = decodes.decode.median + (render[2]?.median ?? 0) + ours.median
+        let sumCPU = decodes.decode.cpuMedian + (render[2]?.cpuMedian ?? 0) + ours.cpuMedian
         add("stage", file, "sum decode+render(2T)+JPEGWriter", Timing(wall: [sum], cpu: [sumCPU]), floor: floor)
         return img
     }
@@ -227,21 +218,39 @@ struct Bench {
     mutating func losslessJPEGDecode(scene: BenchScene, path: String) throws {
         let file = scene.name, mp = scene.megapixels
         log("\(file): lossless JPEG decode")
+        var viaLibRaw = DecodeOptions(); viaLibRaw.nativeLosslessJPEG = false
+        let decodes = try measureDecodes(path: path, file: file, viaLibRaw: viaLibRaw)
+        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        addDecodeRows(decodes, file: file, megapixels: mp, note: String(format: "%.1f MB file", Double(bytes) / 1e6))
+    }
+
+    /// `RawDecoder.decode` timed as it runs by default, with 1 and 2 threads (pixels compared
+    /// for identity) and through `viaLibRaw`.
+    struct DecodeTimings {
+        var decode: Timing, raw: RawImage
+        var threads: [Int: Timing]
+        var libRaw: Timing, libRawMatches: Bool
+    }
+
+    mutating func measureDecodes(path: String, file: String, viaLibRaw: DecodeOptions) throws -> DecodeTimings {
         let (decode, raw) = try measure(runs: runs) { try RawDecoder.decode(path: path) }
-        var decodedPixels: [Int: [UInt16]] = [:]
-        var threads: [Int: Timing] = [:]
+        var threads: [Int: Timing] = [:], pixels: [Int: [UInt16]] = [:]
         for t in [1, 2] {
             let (tm, r) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: DecodeOptions(threads: t)) }
-            threads[t] = tm; decodedPixels[t] = r.pixels
+            threads[t] = tm; pixels[t] = r.pixels
         }
-        report.identical["\(file) RawDecoder.decode pixels"] = decodedPixels[1] == decodedPixels[2]
-        var viaLibRaw = DecodeOptions(); viaLibRaw.nativeLosslessJPEG = false
-        let (decodeLibRaw, rawLibRaw) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: viaLibRaw) }
-        let bytes = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
-        add("stage", file, "RawDecoder.decode", decode, megapixels: mp, note: String(format: "%.1f MB file", Double(bytes) / 1e6))
-        for t in [1, 2] { if let d = threads[t] { add("stage", file, "RawDecoder.decode", threads: t, d, megapixels: mp) } }
-        add("stage", file, "RawDecoder.decode (LibRaw path)", decodeLibRaw, megapixels: mp,
-            note: rawLibRaw.pixels == raw.pixels && rawLibRaw.metadata == raw.metadata ? "same pixels and metadata" : "DIFFERS from native")
+        report.identical["\(file) RawDecoder.decode pixels"] = pixels[1] == pixels[2]
+        let (libRaw, rawLibRaw) = try measure(runs: runs) { try RawDecoder.decode(path: path, options: viaLibRaw) }
+        return DecodeTimings(decode: decode, raw: raw, threads: threads, libRaw: libRaw,
+                             libRawMatches: rawLibRaw.pixels == raw.pixels && rawLibRaw.metadata == raw.metadata)
+    }
+
+    /// The stage rows for `measureDecodes`: default, 1 and 2 threads, LibRaw path.
+    mutating func addDecodeRows(_ d: DecodeTimings, file: String, megapixels mp: Double, floor: Double? = nil, note: String? = nil) {
+        add("stage", file, "RawDecoder.decode", d.decode, megapixels: mp, floor: floor, note: note)
+        for t in [1, 2] { if let tm = d.threads[t] { add("stage", file, "RawDecoder.decode", threads: t, tm, megapixels: mp, floor: floor) } }
+        add("stage", file, "RawDecoder.decode (LibRaw path)", d.libRaw, megapixels: mp, floor: floor,
+            note: d.libRawMatches ? "same pixels and metadata" : "DIFFERS from native")
     }
 
     /// The mosaic as the scheduler sees it before demosaicing: black-subtracted, normalised,
