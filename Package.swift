@@ -39,15 +39,21 @@ let package = Package(
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
+        // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
+        .target(name: "CMapGuard"),
 
         .target(
             name: "DarkroomCore",
             swiftSettings: coreSettings,
             linkerSettings: [.linkedLibrary("m")]
         ),
+        // Everything that parses or writes file bytes in Swift (TIFF/DNG tags, raw layouts, the
+        // uncompressed and lossless-JPEG decoders, opcode lists, EXIF/MPF/XMP/ISOBMFF), compiled
+        // with Swift's runtime checks: no `-Ounchecked` here, ever (FormatsBoundaryTests).
+        .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
+            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
         ),
         .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -70,9 +76,23 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
 
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
     ]
 )
+
+// libFuzzer targets, one per parser (`make fuzz`): each runs libFuzzer's driver from its own entry
+// point, so they link only with `-sanitize=fuzzer` and exist only in builds made with DARKROOM_FUZZ=1.
+if ProcessInfo.processInfo.environment["DARKROOM_FUZZ"] == "1" {
+    package.targets.append(.target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"))
+    for (name, deps) in [("FuzzDNGMetadata", ["DarkroomCore", "DarkroomFormats"]),
+                         ("FuzzOpcodeList", ["DarkroomCore", "DarkroomFormats"]),
+                         ("FuzzLosslessJPEG", ["DarkroomCore", "DarkroomFormats"]),
+                         ("FuzzContainers", ["DarkroomFormats"]),
+                         ("FuzzDecode", ["DarkroomCore", "DarkroomIO"])] {
+        package.targets.append(.executableTarget(
+            name: name, dependencies: (deps + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Tests/Fuzz/\(name)"))
+    }
+}

@@ -60,7 +60,7 @@ struct Bench {
             let path = try scene.write(to: dir)
             let raw = try RawDecoder.decode(path: path)
             let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
-                                       samplesPerPixel: raw.samplesPerPixel, recipe: DevelopRecipe())
+                                       samplesPerPixel: raw.samplesPerPixel, recipe: DevelopRecipe(), opcodes: ParsedOpcodeLists(raw.metadata))
             var img = Developer.render(raw, plan: plan)
             img.iccProfile = try ICCProfileFactory.profile(for: .srgb)
             try heifStudy(img)
@@ -131,11 +131,11 @@ struct Bench {
         var recipe = DevelopRecipe()
         recipe.threads = 2
         let (planT, plan2) = try measure(runs: runs) {
-            try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
+            try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         }
         var plans: [Int: DevelopPlan] = [2: plan2]
         recipe.threads = 1
-        plans[1] = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
+        plans[1] = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
 
         // Demosaic alone (DemosaicTiler, 256 tiles) on the linearised, balanced mosaic.
         let mosaic = linearised(raw, plan: plan2)
@@ -170,7 +170,7 @@ struct Bench {
         variants.append(("render, no thumbnail, no dither", r))
         var variantTimes: [(String, Timing)] = []
         for (name, rec) in variants {
-            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec)
+            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec, opcodes: ParsedOpcodeLists(raw.metadata))
             let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
             variantTimes.append((name, tm))
         }
@@ -178,7 +178,7 @@ struct Bench {
         // 36×8×16 sRGB-encoded; smooth synthetic values): the per-pixel table pass real DNGs pay.
         if let tabled = Self.withProfileTables(raw.metadata) {
             var rec = DevelopRecipe(); rec.threads = 2
-            let plan = try DevelopPlan(metadata: tabled, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec)
+            let plan = try DevelopPlan(metadata: tabled, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec, opcodes: ParsedOpcodeLists(tabled))
             if plan.profileTables != nil {
                 let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
                 variantTimes.append(("render + HueSatMap 90x30x1 + LookTable 36x8x16", tm))

@@ -99,7 +99,7 @@ struct ThumbnailCommand: ParsableCommand {
         recipe.bitsPerSample = 8
         if half != nil { recipe.applyOpcodes = false }
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
-                                   samplesPerPixel: raw.samplesPerPixel, recipe: recipe)
+                                   samplesPerPixel: raw.samplesPerPixel, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         let full = Developer.render(raw, plan: plan)
         guard let small = Thumbnailer.thumbnail(of: full, longSide: fallbackSize) else {
             throw CLIError("\(path): cannot render a thumbnail (empty image)")

@@ -38,7 +38,7 @@ struct OpcodePipelineTests {
         let decoded = try RawDecoder.decode(path: path, options: DecodeOptions(
             applyOpcodeList1: recipe.applyOpcodes && recipe.opcodeLists.contains(1)))
         let plan = try DevelopPlan(metadata: decoded.metadata, width: decoded.width, height: decoded.height,
-                                   samplesPerPixel: 1, recipe: recipe)
+                                   samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(decoded.metadata))
         return (Developer.render(decoded, plan: plan), plan)
     }
 
@@ -125,14 +125,14 @@ struct OpcodePipelineTests {
         let table = DNGOpcode.MapTable(area: OpcodeArea(top: 5000, left: 5000, bottom: 6000, right: 6000), table: [0, 65535])
         raw.metadata.opcodeList2 = OpcodeList(opcodes: [.mapTable(table)]).encode()
         #expect(throws: DevelopError.self) {
-            _ = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: Self.linearRecipe())
+            _ = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: Self.linearRecipe(), opcodes: ParsedOpcodeLists(raw.metadata))
         }
         raw.metadata.opcodeList2 = [0, 0, 0, 9, 1, 2]   // truncated list
         #expect(throws: DevelopError.self) {
-            _ = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: Self.linearRecipe())
+            _ = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: Self.linearRecipe(), opcodes: ParsedOpcodeLists(raw.metadata))
         }
         var none = Self.linearRecipe(); none.opcodeLists = [1, 3]
-        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: none)
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: none, opcodes: ParsedOpcodeLists(raw.metadata))
         #expect(plan.opcodeList2 == nil)
         #expect(plan.warnings.contains { $0.contains("OpcodeList2 present but not applied") })
     }

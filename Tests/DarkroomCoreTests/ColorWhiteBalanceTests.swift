@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomFormats
 import Testing
 
 /// `WhiteBalanceRequest` parsing and resolution, `WhiteBalanceEstimator` on synthetic charts.

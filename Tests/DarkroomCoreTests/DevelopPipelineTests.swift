@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomFormats
 import Testing
 
 @Suite("Develop pipeline")
@@ -71,7 +72,7 @@ struct DevelopPipelineTests {
             recipe.tone = .linear
             recipe.bitsPerSample = 16
             recipe.applyDefaultCrop = false
-            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+            let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
             let img = Developer.render(raw, plan: plan)
             let space = OutputColorSpace.srgbLinear
             for (i, rect) in chart.patchRects.enumerated() {
@@ -104,7 +105,7 @@ struct ProfileTablesPipelineTests {
         raw.metadata.profile?.toneCurve = toneCurve
         var recipe = DevelopRecipe()
         recipe.colorSpace = .srgbLinear; recipe.tone = tone; recipe.bitsPerSample = 16; recipe.applyDefaultCrop = false
-        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         let img = Developer.render(raw, plan: plan)
         return chart.patchRects.map { rect in
             let r = PixelRect(x: rect.x + rect.width / 4, y: rect.y + rect.height / 4, width: rect.width / 2, height: rect.height / 2)

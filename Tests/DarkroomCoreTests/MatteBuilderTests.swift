@@ -1,5 +1,6 @@
 import Testing
 @testable import DarkroomCore
+import DarkroomFormats
 
 /// 8-bit encoding of a linear colour in `space` (clamped, rounded).
 private func encode8(_ linear: SIMD3<Double>, _ space: OutputColorSpace) -> [UInt8] {
@@ -104,7 +105,7 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         let black = raw.metadata.blackLevel[0]
         raw.pixels[20 * raw.width + 30] = UInt16(black + 0.97 * (Double(white) - black))
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1,
-                                   recipe: DevelopRecipe())
+                                   recipe: DevelopRecipe(), opcodes: ParsedOpcodeLists(raw.metadata))
         let (ow, oh) = plan.outputSize
         let img = image(width: ow, height: oh, space: .srgb) { _, _ in [100, 120, 140] }
         let c = MatteBuilder.clipping(image: img, raw: raw, plan: plan)
@@ -121,7 +122,7 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         let raw = SyntheticChart(cfa: .grbg, bitsPerSample: 12, illuminant: ColorMath.d65, width: 60, height: 40).makeRawImage()
         var recipe = DevelopRecipe()
         recipe.applyDefaultCrop = false
-        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         var img = image(width: 60, height: 40, space: .srgb) { _, _ in [10, 20, 30] }
         img.pixels8[(13 * 60 + 25) * 3 + 2] = 255   // blue channel at (25, 13)
         let c = MatteBuilder.clipping(image: img, raw: raw, plan: plan)
@@ -134,7 +135,7 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         var recipe = DevelopRecipe()
         recipe.colorSpace = .p3
         recipe.applyDefaultCrop = false
-        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         let img = Developer.render(raw, plan: plan)
         let planes = MatteBuilder.computed([.skin, .hair, .gamut, .clipping, .skin], image: img, raw: raw, plan: plan)
         #expect(planes.map(\.kind) == [.skin, .gamut, .clipping])

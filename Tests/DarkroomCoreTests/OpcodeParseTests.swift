@@ -1,5 +1,6 @@
 import Testing
 @testable import DarkroomCore
+import DarkroomFormats
 
 @Suite struct OpcodeParseTests {
     @Test(arguments: OpcodeFixtures.all)

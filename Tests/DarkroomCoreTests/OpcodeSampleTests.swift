@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import DarkroomCore
+import DarkroomFormats
 
 /// Opcode lists of the real DNGs in ../shared/samples/dng, found with a tiny TIFF walk (IFD0, its
 /// chain and SubIFDs), parsed, re-encoded and checked against their image size.

@@ -1,5 +1,6 @@
 import CHeif
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 import Foundation
 import Testing
@@ -359,7 +360,7 @@ struct AppleContainerTests {
         var recipe = DevelopRecipe()
         recipe.colorSpace = .p3
         recipe.applyDefaultCrop = false
-        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe)
+        let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         var img = Developer.render(raw, plan: plan)
         img.iccProfile = try ICCProfileFactory.profile(for: .p3)
         img.mattes = MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan)

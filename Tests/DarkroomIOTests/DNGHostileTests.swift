@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// Hostile bytes: truncation, random byte flips, real corrupt files. Nothing may trap; every

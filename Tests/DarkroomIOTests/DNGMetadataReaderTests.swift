@@ -1,5 +1,6 @@
 import Testing
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// DNGMetadataReader on hand-built files: tag placement, ActiveArea/CFA origin, black level

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// Measures metadata reading of a 50 MB DNG. Runs only with DNG_BENCH=1 (tests must not depend

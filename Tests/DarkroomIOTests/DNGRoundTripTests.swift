@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// DNGWriter → DNGMetadataReader (and libtiff) round trips.

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// Real DNG files from `../shared/samples/dng` (skipped when absent): every file either reads

@@ -2,6 +2,7 @@ import CTIFF
 import DarkroomCore
 import Foundation
 import Testing
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// Shared fixtures for the DNG tests: a fully populated synthetic RawImage, temp paths and a
@@ -75,7 +76,9 @@ enum DNGTestSupport {
         p.baselineExposureOffset = 0.25
         md.profile = p
         md.opcodeList1 = [0, 0, 0, 1, 0, 0, 0, 4, 1, 3, 0, 0, 0, 0, 0, 1, 0, 0, 0, 8, 0, 0, 0, 0, 0, 0, 0, 0]
-        md.opcodeList2 = Array(0..<200).map { UInt8($0 & 0xFF) }
+        // A well-formed list holding one optional opcode of a future kind (id 99): opaque
+        // bytes that every reader must carry unchanged and skip.
+        md.opcodeList2 = [0, 0, 0, 1, 0, 0, 0, 99, 1, 7, 0, 0, 0, 0, 0, 1, 0, 0, 0, 180] + Array(0..<180).map { UInt8($0 & 0xFF) }
         md.opcodeList3 = [0, 0, 0, 0]
         md.exif.make = "Darkroom"
         md.exif.model = "Test Cam"

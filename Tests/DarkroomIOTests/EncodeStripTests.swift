@@ -1,3 +1,4 @@
+@testable import DarkroomFormats
 @testable import DarkroomIO
 import DarkroomCore
 import Foundation

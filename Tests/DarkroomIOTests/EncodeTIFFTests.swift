@@ -1,4 +1,5 @@
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 import Testing
 

@@ -1,5 +1,6 @@
 import CLCMS2
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 import Foundation
 import Testing

@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// Lossless JPEG (Compression 7) DNGs: our writer's streams read by LibRaw; `LosslessJPEGDecoder`

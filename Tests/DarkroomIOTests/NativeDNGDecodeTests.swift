@@ -1,6 +1,7 @@
 import Testing
 import Foundation
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// `UncompressedDNGDecoder` against the LibRaw path (`DecodeOptions.nativeUncompressed = false`):

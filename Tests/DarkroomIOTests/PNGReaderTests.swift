@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import DarkroomCore
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 private let samples: String = {

@@ -1,4 +1,5 @@
 import Testing
+@testable import DarkroomFormats
 @testable import DarkroomIO
 
 /// TIFF structure parsing: byte order, typed accessors and every structural rejection.

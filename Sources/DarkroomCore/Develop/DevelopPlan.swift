@@ -67,8 +67,11 @@ public struct DevelopPlan: Sendable {
     /// `profile` overrides the file's own camera profile (resolved by the IO layer from
     /// `recipe.profilePath/profileName`); `raw` lets image-dependent white balance
     /// (`recipe.whiteBalanceRequest`: auto, neutral rectangle) be resolved.
+    /// `opcodes` holds `metadata`'s OpcodeList2/3 as parsed by DarkroomFormats
+    /// (`ParsedOpcodeLists(metadata)`): file bytes are parsed only there.
     public init(metadata: RawMetadata, width: Int, height: Int, samplesPerPixel: Int,
-                recipe: DevelopRecipe, profile: CameraProfile? = nil, raw: RawImage? = nil) throws(DevelopError) {
+                recipe: DevelopRecipe, opcodes: ParsedOpcodeLists, profile: CameraProfile? = nil,
+                raw: RawImage? = nil) throws(DevelopError) {
         self.recipe = recipe
         self.width = width
         self.height = height
@@ -180,15 +183,18 @@ public struct DevelopPlan: Sendable {
         // Opcodes: validated against the image (hostile lists fail here, before any pixel work);
         // optional opcodes that cannot run are skipped with a warning; TrimBounds is reported, not
         // applied (the crop already decides the rendered area).
-        func parsed(_ bytes: [UInt8]?, _ index: Int, planes: Int) throws(DevelopError) -> OpcodeList? {
+        func parsed(_ parsedList: Result<OpcodeList, OpcodeError>?, _ index: Int, planes: Int) throws(DevelopError) -> OpcodeList? {
             let name = "OpcodeList\(index)"
-            guard let bytes, !bytes.isEmpty else { return nil }
+            guard let parsedList else { return nil }
             guard recipe.applyOpcodes, recipe.opcodeLists.contains(index) else {
                 warnings.append("\(name) present but not applied (--opcodes)")
                 return nil
             }
             var list: OpcodeList
-            do { list = try OpcodeList.parse(bytes) } catch { throw .opcode("\(name): \(error.description)") }
+            switch parsedList {
+            case .success(let l): list = l
+            case .failure(let error): throw .opcode("\(name): \(error.description)")
+            }
             warnings += list.warnings.map { "\(name): \($0)" }
             warnings += list.skippedOpcodes(imageWidth: width, imageHeight: height, planes: planes).map { "\(name): \($0)" }
             let trims = list.opcodes.filter { if case .trimBounds = $0 { return true } else { return false } }
@@ -201,8 +207,8 @@ public struct DevelopPlan: Sendable {
             }
             return list.opcodes.isEmpty ? nil : list
         }
-        opcodeList2 = try parsed(metadata.opcodeList2, 2, planes: samplesPerPixel)
-        opcodeList3 = try parsed(metadata.opcodeList3, 3, planes: 3)
+        opcodeList2 = try parsed(opcodes.list2, 2, planes: samplesPerPixel)
+        opcodeList3 = try parsed(opcodes.list3, 3, planes: 3)
         opcodeList2NeedsWholeImage = !(opcodeList2?.isPointwise ?? true)
         opcodeList3NeedsWholeImage = !(opcodeList3?.isPointwise ?? true)
         self.warnings = warnings

@@ -59,7 +59,7 @@ public enum DNGOpcode: Sendable, Equatable {
     /// The specification's name, e.g. "GainMap"; unknown ids read "Opcode<id>".
     public var name: String { Self.name(forID: id) }
 
-    static func name(forID id: UInt32) -> String {
+    package static func name(forID id: UInt32) -> String {
         switch id {
         case 1: return "WarpRectilinear"
         case 2: return "WarpFisheye"

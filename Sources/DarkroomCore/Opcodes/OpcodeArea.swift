@@ -30,7 +30,7 @@ public struct OpcodeArea: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// Checks the ranges the specification requires, independent of any image.
-    func validate(opcode: String) throws(OpcodeError) {
+    package func validate(opcode: String) throws(OpcodeError) {
         if planes == 0 { throw .invalidParameter(opcode: opcode, reason: "Planes is 0") }
         if rowPitch == 0 || colPitch == 0 {
             throw .invalidParameter(opcode: opcode, reason: "RowPitch/ColPitch must be at least 1 (got \(rowPitch)x\(colPitch))")
@@ -41,10 +41,10 @@ public struct OpcodeArea: Sendable, Equatable, Hashable, CustomStringConvertible
     }
 
     /// Number of selected rows (`ceil(height / rowPitch)`) for a non-empty area, else nil.
-    var selectedRowCount: Int? {
+    package var selectedRowCount: Int? {
         isWholeImage ? nil : (Int(bottom) - Int(top) + Int(rowPitch) - 1) / Int(rowPitch)
     }
-    var selectedColumnCount: Int? {
+    package var selectedColumnCount: Int? {
         isWholeImage ? nil : (Int(right) - Int(left) + Int(colPitch) - 1) / Int(colPitch)
     }
 

@@ -33,7 +33,8 @@ struct LibRawUnpacked {
 /// The only code that talks to LibRaw (`libraw_r`, one handle per call, thread-safe).
 enum LibRawDecoder {
     /// Opens `path` and unpacks the stored sensor data. `unpackPixels: false` reads only metadata.
-    static func unpack(path: String, unpackPixels: Bool = true) throws(DecodeError) -> LibRawUnpacked {
+    /// `budget`, when given, is checked against the size LibRaw found before it unpacks.
+    static func unpack(path: String, unpackPixels: Bool = true, budget: DecodeBudget? = nil) throws(DecodeError) -> LibRawUnpacked {
         guard let handle = libraw_init(0) else {
             throw .unreadable(path: path, reason: "LibRaw could not allocate a decoder")
         }
@@ -48,6 +49,11 @@ enum LibRawDecoder {
         }, UnsafeMutableRawPointer(dataErrors))
         libraw_set_memerror_handler(handle, { _, _, _ in }, nil)
         try check(libraw_open_file(handle, path), path: path, stage: "open")
+        if unpackPixels, let budget {
+            let s = handle.pointee.sizes
+            let colours = handle.pointee.idata.filters == 0 ? 3 : 1
+            try budget.check(width: Int(s.raw_width), height: Int(s.raw_height), samplesPerPixel: colours, path: path)
+        }
         if unpackPixels {
             try check(libraw_unpack(handle), path: path, stage: "unpack")
             if dataErrors.pointee > 0 {

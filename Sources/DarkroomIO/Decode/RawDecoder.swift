@@ -17,6 +17,9 @@ public struct DecodeOptions: Sendable, Equatable {
     /// Decode lossless-JPEG DNG raw data (Compression 7) with `LosslessJPEGDecoder`; false hands
     /// it to LibRaw (single-threaded), for comparison. Default true.
     public var nativeLosslessJPEG: Bool = true
+    /// Bytes the decoded samples may take at most (`--memory`); nil: only the file-size
+    /// plausibility bound of `DecodeBudget` applies. Checked before anything is decoded.
+    public var memoryLimit: Int64?
     public init(applyOpcodeList1: Bool = true, bayerDump: BayerDumpParameters? = nil, threads: Int = 0) {
         self.applyOpcodeList1 = applyOpcodeList1
         self.bayerDump = bayerDump
@@ -41,12 +44,20 @@ public enum RawDecoder {
 
     public static func decode(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawImage {
         if let dump = options.bayerDump { return try BayerDumpDecoder.decode(path: path, parameters: dump) }
-        let bytes = try readHeader(path: path)
+        let (bytes, fileSize) = try readHeader(path: path)
         var image: RawImage
         if let dng = try dngMetadata(bytes: bytes, path: path) {
+            // Before LibRaw or a native decoder sees the file: the declared image must fit the
+            // budget, and opcode lists must be well formed (LibRaw loops for hours on a list
+            // whose count claims 4 billion opcodes).
+            try DecodeBudget(fileSize: fileSize, compression: dng.metadata.compression, memoryLimit: options.memoryLimit)
+                .check(width: dng.metadata.sensorWidth, height: dng.metadata.sensorHeight,
+                       samplesPerPixel: dng.metadata.samplesPerPixel, path: path)
+            try checkOpcodeListStructure(dng.metadata, path: path)
             image = try decodeDNG(path: path, metadata: dng.metadata, layout: dng.layout, options: options)
         } else {
-            image = try libRaw(path: path, bytes: bytes, unpack: true)
+            let budget = DecodeBudget(fileSize: fileSize, compression: nil, memoryLimit: options.memoryLimit)
+            image = try libRaw(path: path, bytes: bytes, unpack: true, budget: budget)
         }
         try checkPlausibleSize(image, path: path)
         // No white balance recorded: the same iterative grey world on near-neutral, unclipped
@@ -63,21 +74,26 @@ public enum RawDecoder {
     /// Metadata only (no pixel decoding where avoidable), for `darkroom info`.
     public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
         if let dump = options.bayerDump { return try BayerDumpDecoder.metadata(path: path, parameters: dump) }
-        let bytes = try readHeader(path: path)
+        let (bytes, fileSize) = try readHeader(path: path)
         if let dng = try dngMetadata(bytes: bytes, path: path)?.metadata {
             var md = withFallbackProfile(dng)
-            do { try checkDNGSupported(dng, path: path) } catch {
+            do {
+                try checkDNGSupported(dng, path: path)
+                try DecodeBudget(fileSize: fileSize, compression: dng.compression, memoryLimit: options.memoryLimit)
+                    .check(width: dng.sensorWidth, height: dng.sensorHeight, samplesPerPixel: dng.samplesPerPixel, path: path)
+                try checkOpcodeListStructure(dng, path: path)
+            } catch {
                 md.warnings.append("cannot be developed: \(error.description)")
             }
             return md
         }
-        return try libRaw(path: path, bytes: bytes, unpack: false).metadata
+        return try libRaw(path: path, bytes: bytes, unpack: false, budget: nil).metadata
     }
 
     /// LibRaw, with its "read past end of file" turned into "not a RAW" when the content does
     /// not start like any RAW container (LibRaw reports tiny unrelated files as I/O errors).
-    private static func libRaw(path: String, bytes: [UInt8], unpack: Bool) throws(DecodeError) -> RawImage {
-        do { return try decodeLibRaw(path: path, unpack: unpack) } catch {
+    private static func libRaw(path: String, bytes: [UInt8], unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> RawImage {
+        do { return try decodeLibRaw(path: path, unpack: unpack, budget: budget) } catch {
             if case .truncated = error, !looksLikeRawContainer(bytes) {
                 throw .notRaw(path: path, detail: "unrecognised content")
             }
@@ -122,15 +138,25 @@ public enum RawDecoder {
         }
     }
 
-    /// The path names an existing file that is not a directory.
-    static func requireRegularFile(_ path: String) throws(DecodeError) {
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else { throw .fileNotFound(path: path) }
-        guard !isDir.boolValue else { throw .unreadable(path: path, reason: "is a directory") }
+    /// OpcodeList1/2/3 whose record structure (count, sizes) is broken make the file corrupt,
+    /// whatever `--opcodes` says: LibRaw parses these tags too, and a count claiming billions
+    /// of opcodes makes it loop for hours. Parameter errors are left to the develop plan.
+    private static func checkOpcodeListStructure(_ md: RawMetadata, path: String) throws(DecodeError) {
+        for (index, bytes) in [(1, md.opcodeList1), (2, md.opcodeList2), (3, md.opcodeList3)] {
+            guard let bytes, !bytes.isEmpty else { continue }
+            do { _ = try OpcodeList.parse(bytes) } catch {
+                switch error {
+                case .truncated, .countTooLarge, .trailingBytes, .sizeMismatch:
+                    throw .corrupt(path: path, detail: "OpcodeList\(index): \(error.description)")
+                default: continue
+                }
+            }
+        }
     }
 
-    private static func readHeader(path: String) throws(DecodeError) -> [UInt8] {
-        try requireRegularFile(path)
+    /// Returns the first 64 KiB of a regular file (magic numbers, IFD0) and the file's size.
+    private static func readHeader(path: String) throws(DecodeError) -> (head: [UInt8], size: Int) {
+        let size = try InputFile.requireRegularFile(path)
         // Only the head is read here (magic numbers, IFD0); DNG tags are read from a memory map
         // and pixels by LibRaw, so no copy of the whole file is made.
         guard let fh = FileHandle(forReadingAtPath: path) else {
@@ -142,7 +168,7 @@ public enum RawDecoder {
             throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
         }
         guard !head.isEmpty else { throw .truncated(path: path, detail: "file is empty") }
-        return [UInt8](head)
+        return ([UInt8](head), size)
     }
 
     /// Our own TIFF reader's view (metadata and the raw IFD's data layout), when the file is a
@@ -159,7 +185,10 @@ public enum RawDecoder {
             // A TIFF we cannot parse: a damaged DNG, or another TIFF-based RAW LibRaw may still read.
             if hasDNGVersionTag(bytes) {
                 let reason = error.underlying.description
-                if case .truncated = error.underlying { throw .truncated(path: path, detail: reason) }
+                switch error.underlying {
+                case .truncated, .shrankWhileReading: throw .truncated(path: path, detail: reason)
+                default: break
+                }
                 throw .corrupt(path: path, detail: reason)
             }
             return nil
@@ -387,8 +416,8 @@ public enum RawDecoder {
         }
     }
 
-    private static func decodeLibRaw(path: String, unpack: Bool) throws(DecodeError) -> RawImage {
-        let u = try LibRawDecoder.unpack(path: path, unpackPixels: unpack)
+    private static func decodeLibRaw(path: String, unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> RawImage {
+        let u = try LibRawDecoder.unpack(path: path, unpackPixels: unpack, budget: budget)
         var md = RawMetadata()
         md.fileFormat = u.formatName
         md.exif = u.exif

@@ -79,6 +79,7 @@ public enum DevelopFailure: Error, Sendable, CustomStringConvertible {
             case .truncated: return "truncated"
             case .corrupt: return "corrupt"
             case .invalidParameters: return "invalid-parameters"
+            case .tooLarge: return "too-large"
             }
         case .develop: return "develop"
         case .encode: return "encode"

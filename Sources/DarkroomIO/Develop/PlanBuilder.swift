@@ -16,7 +16,8 @@ public enum PlanBuilder {
         }
         do {
             return try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
-                                   samplesPerPixel: raw.samplesPerPixel, recipe: recipe, profile: profile, raw: raw)
+                                   samplesPerPixel: raw.samplesPerPixel, recipe: recipe,
+                                   opcodes: ParsedOpcodeLists(raw.metadata), profile: profile, raw: raw)
         } catch {
             throw .develop(path: path, error)
         }

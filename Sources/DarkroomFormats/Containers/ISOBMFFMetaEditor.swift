@@ -1,0 +1,286 @@
+import DarkroomCore
+/// Post-edits the `meta` box of a HEIF file written by libheif (ISO/IEC 14496-12 + 23008-12),
+/// to turn already-encoded image items into auxiliary images of the primary the way iPhones do:
+///
+/// - `iref` gains `auxl` from the auxiliary item to its master image,
+/// - `ipco` gains an `auxC` property (version 0, the URN, NUL-terminated, no subtype) and `ipma`
+///   associates it with the item, marked essential,
+/// - the item's `infe` gets the hidden flag (bit 0 of its flags), as in iPhone files,
+/// - `ftyp` compatible brands are de-duplicated (libheif 1.15 repeats them per encoded image),
+/// - `iloc` file offsets of data stored after `meta` move by however much `meta` grew.
+///
+/// Only what libheif 1.15 writes is supported: one top-level `meta` with 32-bit box sizes,
+/// `iloc` version 0–2 with construction method 0 (file offsets) or 1 (`idat`).
+package struct ISOBMFFMetaEditor {
+    private struct Box {
+        var type: String
+        var payload: [UInt8]
+        var bytes: [UInt8] { BigEndian.u32(UInt32(8 + payload.count)) + Array(type.utf8) + payload }
+    }
+
+    private let prefix: [UInt8]
+    private let suffix: [UInt8]
+    private let metaHeader: [UInt8]   // version + flags
+    private let oldMetaEnd: Int
+    private let oldMetaSize: Int
+    private var children: [Box]
+
+    package init(_ file: [UInt8]) throws(EncodeError) {
+        var off = 0
+        var meta: (start: Int, size: Int)?
+        while off + 8 <= file.count {
+            let size = Int(try Self.u32(file, off))
+            let type = Self.fourCC(file, off + 4)
+            guard size >= 8, off + size <= file.count else {
+                throw .container(format: "HEIF", reason: "box '\(type)' at \(off) has size \(size) (file \(file.count) bytes)")
+            }
+            if type == "meta" { meta = (off, size); break }
+            off += size
+        }
+        guard let meta else { throw .container(format: "HEIF", reason: "no top-level meta box") }
+        prefix = Self.dedupeBrands(Array(file[0..<meta.start]))
+        suffix = Array(file[(meta.start + meta.size)...])
+        metaHeader = Array(file[(meta.start + 8)..<(meta.start + 12)])
+        oldMetaEnd = meta.start + meta.size
+        oldMetaSize = meta.size
+        children = try Self.parseBoxes(Array(file[(meta.start + 12)..<(meta.start + meta.size)]), in: "meta")
+    }
+
+    /// Makes `item` an auxiliary image of `master` with auxiliary type `urn`.
+    package mutating func makeAuxiliary(item: UInt32, of master: UInt32, urn: String, hidden: Bool = true) throws(EncodeError) {
+        // auxC property appended to ipco.
+        guard let iprp = children.firstIndex(where: { $0.type == "iprp" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iprp box")
+        }
+        var iprpChildren = try Self.parseBoxes(children[iprp].payload, in: "iprp")
+        guard let ipco = iprpChildren.firstIndex(where: { $0.type == "ipco" }),
+              let ipma = iprpChildren.firstIndex(where: { $0.type == "ipma" }) else {
+            throw .container(format: "HEIF", reason: "iprp lacks ipco or ipma")
+        }
+        var properties = try Self.parseBoxes(iprpChildren[ipco].payload, in: "ipco")
+        properties.append(Box(type: "auxC", payload: [0, 0, 0, 0] + Array(urn.utf8) + [0]))
+        let propertyIndex = properties.count   // 1-based
+        iprpChildren[ipco].payload = properties.flatMap(\.bytes)
+        iprpChildren[ipma].payload = try Self.addAssociation(iprpChildren[ipma].payload, item: item,
+                                                             property: propertyIndex, essential: true)
+        children[iprp].payload = iprpChildren.flatMap(\.bytes)
+
+        try addReference(type: "auxl", from: item, to: [master])
+
+        if hidden { try setHidden(item) }
+    }
+
+    /// Adds a `type` item reference (e.g. `thmb` from a thumbnail to its master).
+    package mutating func addReference(type: String, from: UInt32, to: [UInt32]) throws(EncodeError) {
+        let ref = Self.reference(type: type, from: from, to: to)
+        if let iref = children.firstIndex(where: { $0.type == "iref" }) {
+            guard let version = children[iref].payload.first else {
+                throw .container(format: "HEIF", reason: "empty iref box")
+            }
+            guard version == 1 || (from <= 0xFFFF && to.allSatisfy { $0 <= 0xFFFF }) else {
+                throw .container(format: "HEIF", reason: "item ID too large for iref version 0")
+            }
+            children[iref].payload += ref(version)
+        } else {
+            let wide = from > 0xFFFF || to.contains { $0 > 0xFFFF }
+            let iref = Box(type: "iref", payload: [wide ? 1 : 0, 0, 0, 0] + ref(wide ? 1 : 0))
+            let at = (children.firstIndex { $0.type == "iprp" }) ?? children.count
+            children.insert(iref, at: at)
+        }
+    }
+
+    /// `ftyp` with each compatible brand listed once (other leading boxes unchanged).
+    private static func dedupeBrands(_ prefix: [UInt8]) -> [UInt8] {
+        guard let boxes = try? parseBoxes(prefix, in: "file") else { return prefix }
+        return boxes.flatMap { box -> [UInt8] in
+            guard box.type == "ftyp", box.payload.count >= 8, box.payload.count % 4 == 0 else { return box.bytes }
+            var seen = Set<[UInt8]>()
+            var payload = Array(box.payload[0..<8])
+            for i in stride(from: 8, to: box.payload.count, by: 4) {
+                let brand = Array(box.payload[i..<(i + 4)])
+                if seen.insert(brand).inserted { payload += brand }
+            }
+            return Box(type: "ftyp", payload: payload).bytes
+        }
+    }
+
+    /// The edited file.
+    package func serialize() throws(EncodeError) -> [UInt8] {
+        var metaPayload = metaHeader + children.flatMap(\.bytes)
+        let newMetaSize = 8 + metaPayload.count
+        let delta = newMetaSize - oldMetaSize + (prefix.count - (oldMetaEnd - oldMetaSize))
+        if delta != 0 {
+            guard let iloc = children.firstIndex(where: { $0.type == "iloc" }) else {
+                throw .container(format: "HEIF", reason: "meta has no iloc box")
+            }
+            let patched = try Self.shiftILOC(children[iloc].payload, by: delta, from: oldMetaEnd)
+            var rebuilt = children
+            rebuilt[iloc].payload = patched
+            metaPayload = metaHeader + rebuilt.flatMap(\.bytes)
+        }
+        return prefix + BigEndian.u32(UInt32(8 + metaPayload.count)) + Array("meta".utf8) + metaPayload + suffix
+    }
+
+    // MARK: - Box surgery
+
+    private mutating func setHidden(_ item: UInt32) throws(EncodeError) {
+        guard let iinf = children.firstIndex(where: { $0.type == "iinf" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iinf box")
+        }
+        let p = children[iinf].payload
+        guard p.count >= 6 else { throw .container(format: "HEIF", reason: "iinf truncated") }
+        let countSize = p[0] == 0 ? 2 : 4
+        let header = Array(p[0..<(4 + countSize)])
+        var infes = try Self.parseBoxes(Array(p[(4 + countSize)...]), in: "iinf")
+        var found = false
+        for i in infes.indices where infes[i].type == "infe" {
+            let e = infes[i].payload
+            guard e.count >= 8, e[0] >= 2 else { continue }
+            let id = e[0] == 2 ? UInt32(try Self.u16(e, 4)) : try Self.u32(e, 4)
+            if id == item { infes[i].payload[3] |= 1; found = true }
+        }
+        guard found else { throw .container(format: "HEIF", reason: "no infe for item \(item)") }
+        children[iinf].payload = header + infes.flatMap(\.bytes)
+    }
+
+    /// One SingleItemTypeReferenceBox, given the iref version (0: 16-bit IDs, 1: 32-bit).
+    private static func reference(type: String, from: UInt32, to: [UInt32]) -> (UInt8) -> [UInt8] {
+        { version in
+            let id: (UInt32) -> [UInt8] = version == 0 ? { BigEndian.u16(UInt16(truncatingIfNeeded: $0)) } : { BigEndian.u32($0) }
+            let body = id(from) + BigEndian.u16(UInt16(to.count)) + to.flatMap(id)
+            return BigEndian.u32(UInt32(8 + body.count)) + Array(type.utf8) + body
+        }
+    }
+
+    /// Re-serialises ipma with one more association for `item`, widening indices to 15 bits when needed.
+    private static func addAssociation(_ p: [UInt8], item: UInt32, property: Int, essential: Bool) throws(EncodeError) -> [UInt8] {
+        guard p.count >= 8 else { throw .container(format: "HEIF", reason: "ipma truncated") }
+        let version = p[0]
+        let wideIndex = p[3] & 1 == 1
+        let count = Int(try u32(p, 4))
+        var off = 8
+        var entries: [(id: UInt32, assoc: [(essential: Bool, index: Int)])] = []
+        for _ in 0..<count {
+            let id: UInt32
+            if version < 1 { id = UInt32(try u16(p, off)); off += 2 } else { id = try u32(p, off); off += 4 }
+            guard off < p.count else { throw .container(format: "HEIF", reason: "ipma truncated") }
+            let n = Int(p[off]); off += 1
+            var assoc: [(Bool, Int)] = []
+            for _ in 0..<n {
+                if wideIndex {
+                    let v = try u16(p, off); off += 2
+                    assoc.append((v & 0x8000 != 0, Int(v & 0x7FFF)))
+                } else {
+                    guard off < p.count else { throw .container(format: "HEIF", reason: "ipma truncated") }
+                    assoc.append((p[off] & 0x80 != 0, Int(p[off] & 0x7F))); off += 1
+                }
+            }
+            entries.append((id, assoc))
+        }
+        if let i = entries.firstIndex(where: { $0.id == item }) {
+            entries[i].assoc.append((essential, property))
+        } else {
+            entries.append((item, [(essential, property)]))
+            entries.sort { $0.id < $1.id }
+        }
+        let wide = wideIndex || entries.contains { $0.assoc.contains { $0.index > 127 } }
+        guard !entries.contains(where: { $0.assoc.count > 255 || $0.assoc.contains { $0.index > 0x7FFF } }) else {
+            throw .container(format: "HEIF", reason: "too many item properties")
+        }
+        var out: [UInt8] = [version, p[1], p[2], (p[3] & ~1) | (wide ? 1 : 0)] + BigEndian.u32(UInt32(entries.count))
+        for e in entries {
+            out += version < 1 ? BigEndian.u16(UInt16(truncatingIfNeeded: e.id)) : BigEndian.u32(e.id)
+            out.append(UInt8(e.assoc.count))
+            for a in e.assoc {
+                if wide { out += BigEndian.u16(UInt16(a.index) | (a.essential ? 0x8000 : 0)) }
+                else { out.append(UInt8(a.index) | (a.essential ? 0x80 : 0)) }
+            }
+        }
+        return out
+    }
+
+    /// Adds `delta` to every iloc file offset at or beyond `threshold` (data after the old meta).
+    private static func shiftILOC(_ p0: [UInt8], by delta: Int, from threshold: Int) throws(EncodeError) -> [UInt8] {
+        var p = p0
+        guard p.count >= 8 else { throw .container(format: "HEIF", reason: "iloc truncated") }
+        let version = p[0]
+        guard version <= 2 else { throw .container(format: "HEIF", reason: "iloc version \(version)") }
+        let offsetSize = Int(p[4] >> 4), lengthSize = Int(p[4] & 15), baseSize = Int(p[5] >> 4)
+        let indexSize = version >= 1 ? Int(p[5] & 15) : 0
+        var off = 6
+        let count: Int
+        if version < 2 { count = Int(try u16(p, off)); off += 2 } else { count = Int(try u32(p, off)); off += 4 }
+        for _ in 0..<count {
+            off += version < 2 ? 2 : 4   // item_ID
+            var method = 0
+            if version >= 1 { method = Int(try u16(p, off) & 15); off += 2 }
+            off += 2   // data_reference_index
+            let baseAt = off
+            let base = try readN(p, off, baseSize); off += baseSize
+            let extents = Int(try u16(p, off)); off += 2
+            var extentOffsets: [(at: Int, value: UInt64)] = []
+            for _ in 0..<extents {
+                off += indexSize
+                extentOffsets.append((off, try readN(p, off, offsetSize))); off += offsetSize
+                off += lengthSize
+            }
+            guard off <= p.count else { throw .container(format: "HEIF", reason: "iloc truncated") }
+            guard method == 0 else { continue }
+            if baseSize > 0 && (base >= UInt64(threshold) || extentOffsets.isEmpty) {
+                if base >= UInt64(threshold) { try writeN(&p, baseAt, baseSize, base, delta) }
+            } else {
+                for e in extentOffsets where base + e.value >= UInt64(threshold) {
+                    guard offsetSize > 0 else {
+                        throw .container(format: "HEIF", reason: "iloc offset_size 0 cannot be shifted")
+                    }
+                    try writeN(&p, e.at, offsetSize, e.value, delta)
+                }
+            }
+        }
+        return p
+    }
+
+    private static func readN(_ p: [UInt8], _ at: Int, _ n: Int) throws(EncodeError) -> UInt64 {
+        guard at >= 0, at + n <= p.count else { throw .container(format: "HEIF", reason: "iloc truncated") }
+        var v: UInt64 = 0
+        for i in 0..<n { v = v << 8 | UInt64(p[at + i]) }
+        return v
+    }
+
+    private static func writeN(_ p: inout [UInt8], _ at: Int, _ n: Int, _ old: UInt64, _ delta: Int) throws(EncodeError) {
+        let v = Int64(old) + Int64(delta)
+        guard v >= 0, n == 8 || v < Int64(1) << (8 * n) else {
+            throw .container(format: "HEIF", reason: "shifted iloc offset \(v) does not fit \(n) bytes")
+        }
+        for i in 0..<n { p[at + i] = UInt8(truncatingIfNeeded: UInt64(v) >> (8 * UInt64(n - 1 - i))) }
+    }
+
+    private static func parseBoxes(_ b: [UInt8], in parent: String) throws(EncodeError) -> [Box] {
+        var out: [Box] = []
+        var off = 0
+        while off + 8 <= b.count {
+            let size = Int(try u32(b, off))
+            guard size >= 8, off + size <= b.count else {
+                throw .container(format: "HEIF", reason: "box in '\(parent)' at \(off) has size \(size)")
+            }
+            out.append(Box(type: fourCC(b, off + 4), payload: Array(b[(off + 8)..<(off + size)])))
+            off += size
+        }
+        guard off == b.count else { throw .container(format: "HEIF", reason: "trailing bytes in '\(parent)'") }
+        return out
+    }
+
+    private static func u16(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt16 {
+        guard at >= 0, at + 2 <= b.count else { throw .container(format: "HEIF", reason: "truncated box") }
+        return UInt16(b[at]) << 8 | UInt16(b[at + 1])
+    }
+
+    private static func u32(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt32 {
+        guard at >= 0, at + 4 <= b.count else { throw .container(format: "HEIF", reason: "truncated box") }
+        return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
+    }
+
+    private static func fourCC(_ b: [UInt8], _ at: Int) -> String {
+        String(decoding: b[at..<(at + 4)], as: Unicode.ASCII.self)
+    }
+}

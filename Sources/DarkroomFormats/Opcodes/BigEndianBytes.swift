@@ -1,0 +1,61 @@
+import DarkroomCore
+/// Bounds-checked big-endian reading of an opcode's parameter bytes (opcode lists are always
+/// big-endian, whatever the TIFF byte order). Every read checks the remaining length first.
+package struct BigEndianReader {
+    package let bytes: [UInt8]
+    private(set) var offset: Int
+    package let end: Int
+    package let opcode: String
+
+    package init(_ bytes: [UInt8], from offset: Int, to end: Int, opcode: String) {
+        self.bytes = bytes; self.offset = offset; self.end = end; self.opcode = opcode
+    }
+
+    package var remaining: Int { end - offset }
+
+    package mutating func need(_ n: Int) throws(OpcodeError) {
+        if n < 0 || n > end - offset { throw .truncated(opcode: opcode, at: offset, needed: n - (end - offset)) }
+    }
+
+    package mutating func u32() throws(OpcodeError) -> UInt32 {
+        try need(4)
+        let o = offset
+        offset += 4
+        return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
+    }
+
+    package mutating func u16() throws(OpcodeError) -> UInt16 {
+        try need(2)
+        let o = offset
+        offset += 2
+        return UInt16(bytes[o]) << 8 | UInt16(bytes[o + 1])
+    }
+
+    package mutating func f32() throws(OpcodeError) -> Float { Float(bitPattern: try u32()) }
+
+    package mutating func f64() throws(OpcodeError) -> Double {
+        let hi = UInt64(try u32()), lo = UInt64(try u32())
+        return Double(bitPattern: hi << 32 | lo)
+    }
+
+    package mutating func f64s(_ n: Int) throws(OpcodeError) -> [Double] {
+        try need(n * 8)
+        var out: [Double] = []
+        out.reserveCapacity(n)
+        for _ in 0..<n { out.append(try f64()) }
+        return out
+    }
+}
+
+/// Big-endian writing, the exact mirror of `BigEndianReader`.
+package struct BigEndianWriter {
+    package var bytes: [UInt8] = []
+    package mutating func u32(_ v: UInt32) {
+        bytes.append(UInt8(v >> 24)); bytes.append(UInt8(v >> 16 & 0xFF))
+        bytes.append(UInt8(v >> 8 & 0xFF)); bytes.append(UInt8(v & 0xFF))
+    }
+    package mutating func u16(_ v: UInt16) { bytes.append(UInt8(v >> 8)); bytes.append(UInt8(v & 0xFF)) }
+    package mutating func f32(_ v: Float) { u32(v.bitPattern) }
+    package mutating func f64(_ v: Double) { u32(UInt32(v.bitPattern >> 32)); u32(UInt32(v.bitPattern & 0xFFFF_FFFF)) }
+    package mutating func f64s(_ v: [Double]) { for x in v { f64(x) } }
+}
