@@ -37,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
 
@@ -47,7 +48,7 @@ let package = Package(
         ),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
+            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims", "CJXL"]
         ),
         .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -60,7 +61,7 @@ let package = Package(
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
         .executableTarget(
             name: "darkroom-bench",
-            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif"],
+            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif", "CJXL"],
             path: "Benchmarks/darkroom-bench"
         ),
         .executableTarget(
@@ -71,7 +72,7 @@ let package = Package(
         ),
 
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
     ]

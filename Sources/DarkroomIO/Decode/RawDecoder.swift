@@ -64,9 +64,10 @@ public enum RawDecoder {
     public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
         if let dump = options.bayerDump { return try BayerDumpDecoder.metadata(path: path, parameters: dump) }
         let bytes = try readHeader(path: path)
-        if let dng = try dngMetadata(bytes: bytes, path: path)?.metadata {
+        if let dngAndLayout = try dngMetadata(bytes: bytes, path: path) {
+            let dng = dngAndLayout.metadata
             var md = withFallbackProfile(dng)
-            do { try checkDNGSupported(dng, path: path) } catch {
+            do { try checkDNGSupported(dng, layout: dngAndLayout.layout, path: path) } catch {
                 md.warnings.append("cannot be developed: \(error.description)")
             }
             return md
@@ -113,6 +114,7 @@ public enum RawDecoder {
     private static func checkPlausibleSize(width: Int, height: Int, samplesPerPixel: Int, compression: Int?,
                                            path: String) throws(DecodeError) {
         if compression == 34892 { return }   // lossy JPEG DNGs may go below that
+        if compression == 52546 || compression == 8 { return }   // JPEG XL, Deflate: checked by RawDecoder+JXLFloat
         let (area, o1) = width.multipliedReportingOverflow(by: height)
         let (samples, o2) = area.multipliedReportingOverflow(by: samplesPerPixel)
         let minimum = o1 || o2 ? Int.max : samples / 16
@@ -195,7 +197,12 @@ public enum RawDecoder {
         return m
     }
 
-    private static func checkDNGSupported(_ md: RawMetadata, path: String) throws(DecodeError) {
+    private static func checkDNGSupported(_ md: RawMetadata, layout: DNGRawDataLayout? = nil, path: String) throws(DecodeError) {
+        // JPEG XL and floating point: JXLDNGDecoder / FloatDNGDecoder (RawDecoder+JXLFloat).
+        if let layout, isJXLOrFloat(layout) {
+            if let reason = jxlOrFloatUnsupportedReason(layout) { throw .unsupported(path: path, reason: reason) }
+            return
+        }
         if md.bitsPerSample > 16 {
             throw .unsupported(path: path, reason: "\(md.bitsPerSample)-bit (floating-point) DNG samples")
         }
@@ -218,6 +225,10 @@ public enum RawDecoder {
 
     private static func decodeDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout?,
                                   options: DecodeOptions) throws(DecodeError) -> RawImage {
+        // JPEG XL and floating point: JXLDNGDecoder / FloatDNGDecoder (RawDecoder+JXLFloat).
+        if let layout, isJXLOrFloat(layout) {
+            return try decodeJXLOrFloatDNG(path: path, metadata: metadata, layout: layout, options: options)
+        }
         try checkDNGSupported(metadata, path: path)
         if let layout {
             let native: NativeDecoder? =
@@ -327,7 +338,7 @@ public enum RawDecoder {
     }
 
     /// OpcodeList1 on the whole stored image (`OpcodeList.applyRaw`), the CFA seen from its origin.
-    private static func applyOpcodeList1(_ pixels: inout [UInt16], width: Int, height: Int, samplesPerPixel: Int,
+    static func applyOpcodeList1(_ pixels: inout [UInt16], width: Int, height: Int, samplesPerPixel: Int,
                                          area: PixelRect, metadata md: RawMetadata, path: String) throws(DecodeError) {
         guard let bytes = md.opcodeList1, !bytes.isEmpty else { return }
         do {
