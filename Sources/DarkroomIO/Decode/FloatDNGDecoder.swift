@@ -263,10 +263,9 @@ enum FloatDNGDecoder {
         var peak = whiteLevel.filter { $0.isFinite && $0 > 0 }.max() ?? 1
         for v in samples where v.isFinite && Double(v) > peak { peak = Double(v) }
         let scale = 65535 / peak
-        let s = Float(scale)
         let pixels = samples.map { v -> UInt16 in
             guard v > 0 else { return 0 }   // also NaN
-            let q = v * s
+            let q = Double(v) * scale
             return q >= 65535 ? 65535 : UInt16(q.rounded())
         }
         return (pixels, scale)
