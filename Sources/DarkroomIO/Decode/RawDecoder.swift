@@ -7,7 +7,7 @@ public struct DecodeOptions: Sendable, Equatable {
     public var applyOpcodeList1: Bool = true
     /// When set, the file is a headerless Bayer dump described by these parameters.
     public var bayerDump: BayerDumpParameters?
-    /// Worker threads of decoders that use them (uncompressed and lossless-JPEG DNG); 0 = one per
+    /// Worker threads of decoders that use them (uncompressed, lossless-JPEG, JPEG XL and float DNG); 0 = one per
     /// active core.
     /// Changes speed, never pixels.
     public var threads: Int = 0
@@ -29,7 +29,8 @@ public struct DecodeOptions: Sendable, Equatable {
 ///
 /// - DNG (TIFF with DNGVersion): every DNG tag from our own TIFF reader (`DNGMetadataReader`);
 ///   pixels from `UncompressedDNGDecoder` when uncompressed and `LosslessJPEGDecoder` when
-///   lossless JPEG, each within its scope, else from LibRaw (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
+///   lossless JPEG, each within its scope, `JXLDNGDecoder` for JPEG XL and `FloatDNGDecoder` for
+///   floating-point data (`RawDecoder+JXLFloat`, no LibRaw), else from LibRaw (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
 ///   OpcodeList1 the native decoder reads the ActiveArea alone).
 /// - Any other RAW LibRaw reads: LibRaw's visible area, its per-site black, its single
 ///   D65 colour matrix (`cam_xyz`, stored as ColorMatrix1 with CalibrationIlluminant1 = D65) and
