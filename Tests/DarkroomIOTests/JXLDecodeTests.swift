@@ -209,6 +209,7 @@ import Testing
                 b.short(TIFFTag.calibrationIlluminant1, [21]),
             ]
             if spp == 1 { e += [b.short(TIFFTag.cfaRepeatPatternDim, [2, 2]), b.byte(TIFFTag.cfaPattern, [0, 1, 1, 2])] }
+            if s.bits == 32 { e.append(b.short(TIFFTag.sampleFormat, Array(repeating: 3, count: spp))) }
             if s.rowInterleave != 1 { e.append(b.short(50975, [UInt16(s.rowInterleave)])) }
             if s.columnInterleave != 1 { e.append(b.short(52547, [UInt16(s.columnInterleave)])) }
             if let t = declaredTile ?? s.tile {
@@ -263,6 +264,61 @@ import Testing
         }
         let raw = try RawDecoder.decode(path: path)
         #expect(raw.pixels == image && raw.width == s.width && raw.height == s.height)
+    }
+
+    /// One lossless float32 JPEG XL codestream.
+    static func encodeFloat(_ samples: [Float], width: Int, height: Int, channels: Int) throws -> [UInt8] {
+        let enc = try #require(JxlEncoderCreate(nil))
+        defer { JxlEncoderDestroy(enc) }
+        var info = JxlBasicInfo()
+        JxlEncoderInitBasicInfo(&info)
+        info.xsize = UInt32(width); info.ysize = UInt32(height)
+        info.bits_per_sample = 32; info.exponent_bits_per_sample = 8
+        info.num_color_channels = UInt32(channels); info.uses_original_profile = 1
+        #expect(JxlEncoderSetBasicInfo(enc, &info) == JXL_ENC_SUCCESS)
+        var colour = JxlColorEncoding()
+        JxlColorEncodingSetToLinearSRGB(&colour, channels == 1 ? 1 : 0)
+        #expect(JxlEncoderSetColorEncoding(enc, &colour) == JXL_ENC_SUCCESS)
+        let settings = JxlEncoderFrameSettingsCreate(enc, nil)
+        #expect(JxlEncoderSetFrameLossless(settings, 1) == JXL_ENC_SUCCESS)
+        var format = JxlPixelFormat(num_channels: UInt32(channels), data_type: JXL_TYPE_FLOAT, endianness: JXL_NATIVE_ENDIAN, align: 0)
+        #expect(samples.withUnsafeBytes { JxlEncoderAddImageFrame(settings, &format, $0.baseAddress, $0.count) } == JXL_ENC_SUCCESS)
+        JxlEncoderCloseInput(enc)
+        var out = [UInt8](repeating: 0, count: 1 << 20)
+        var next: UnsafeMutablePointer<UInt8>? = nil, avail = out.count
+        let status = out.withUnsafeMutableBufferPointer { buf in
+            next = buf.baseAddress; return JxlEncoderProcessOutput(enc, &next, &avail)
+        }
+        #expect(status == JXL_ENC_SUCCESS)
+        return Array(out[0..<(out.count - avail)])
+    }
+
+    /// Float JPEG XL tiles (SampleFormat 3) decode to the floats encoded, and RawDecoder maps
+    /// them to 16 bits as for any float DNG (v · 65535 / max(WhiteLevel, largest value)).
+    @Test func floatTiles() throws {
+        let s = Spec(width: 40, height: 30, samplesPerPixel: 3, bits: 32, tile: 32)
+        let values = (0..<(s.width * s.height * 3)).map { Float(($0 &* 7919) % 4096) / 2048 }   // 0 ..< 2: HDR above 1
+        var blocks: [[UInt8]] = []
+        for by in stride(from: 0, to: s.height, by: 32) {
+            for bx in stride(from: 0, to: s.width, by: 32) {
+                var tile = [Float](repeating: 0, count: 32 * 32 * 3)
+                for y in 0..<32 { for x in 0..<32 { for c in 0..<3 {
+                    tile[(y * 32 + x) * 3 + c] = values[(min(by + y, s.height - 1) * s.width + min(bx + x, s.width - 1)) * 3 + c]
+                } } }
+                blocks.append(try Self.encodeFloat(tile, width: 32, height: 32, channels: 3))
+            }
+        }
+        let path = try Self.write(Self.dngBytes(s, blocks: blocks), "float-jxl.dng")
+        defer { unlink(path) }
+        let layout = try #require(try DNGMetadataReader.readForDecoding(contentsOf: path).layout)
+        guard case .float(let decoded) = try JXLDNGDecoder.decode(layout, threads: 2, path: path) else {
+            Issue.record("expected float samples"); return
+        }
+        #expect(decoded == values)
+        let image = try RawDecoder.decode(path: path)
+        let peak = Double(values.max() ?? 1)
+        #expect(image.metadata.whiteLevel.first.map { abs($0 - 65535 / peak) < 1e-6 } == true)
+        #expect(zip(image.pixels, values).allSatisfy { abs(Double($0) - Double($1) * 65535 / peak) <= 0.5 + 1e-6 })
     }
 
     // MARK: - Hostile input
