@@ -37,6 +37,7 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
         // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
@@ -53,7 +54,7 @@ let package = Package(
         .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
+            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims", "CJXL"]
         ),
         .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
         .target(
@@ -66,7 +67,7 @@ let package = Package(
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
         .executableTarget(
             name: "darkroom-bench",
-            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif"],
+            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif", "CJXL"],
             path: "Benchmarks/darkroom-bench"
         ),
         .executableTarget(
@@ -77,7 +78,7 @@ let package = Package(
         ),
 
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
     ]

@@ -67,6 +67,11 @@ struct Bench {
             print(report.markdown)
             return
         }
+        if options.jxlOnly {   // Bench+JXL
+            try jxlDecode(scene: Self.scenes[0])
+            print(report.markdown)
+            return
+        }
         var paths: [String: String] = [:]
         for scene in Self.scenes {
             let (t, path) = try measure(runs: 1) { try scene.write(to: dir) }
@@ -86,6 +91,7 @@ struct Bench {
             if scene.width == 4000 { rendered12 = r }
         }
         if let path = paths[Self.losslessJPEGScene.name] { try losslessJPEGDecode(scene: Self.losslessJPEGScene, path: path) }
+        try jxlDecode(scene: Self.scenes[0])   // Bench+JXL
         for scene in Self.scenes + [Self.losslessJPEGScene] {
             guard let path = paths[scene.name] else { continue }
             try wholeFile(scene: scene, path: path, heif: scene.width == 4000)

@@ -10,7 +10,6 @@ struct RealSampleTests {
     /// Files that must fail, and the error category they must fail with.
     static let expectedFailures: [String: String] = [
         "gopro_hero6_GOPR0024.gpr": "unsupported",          // VC-5 compression, LibRaw cannot decode
-        "adobesdk_14_hdr_sdr_profiles.dng": "unsupported",  // 32-bit float samples
     ]
 
     /// Files whose sensor data is degenerate by construction: flat fields (Adobe's

@@ -36,6 +36,13 @@ package struct DNGRawDataLayout: Sendable, Equatable {
     package var hasLinearizationTable: Bool
     /// LinearizationTable values (SHORTs; nil when absent or not readable).
     package var linearizationTable: [UInt16]? = nil
+    // JPEG XL / floating-point decoders (JXLDNGDecoder, FloatDNGDecoder):
+    /// Predictor (317): 1 none, 3 floating point, 34894/34895 FloatingPointX2/X4 (DNG 1.4).
+    package var predictor: Int = 1
+    /// RowInterleaveFactor (50975) and ColumnInterleaveFactor (52547, DNG 1.7.1): the stored image
+    /// holds the CFA's fields one after another (`DNGFieldInterleave`). 1 = none.
+    package var rowInterleaveFactor: Int = 1
+    package var columnInterleaveFactor: Int = 1
 }
 
 extension DNGMetadataReader {
@@ -83,6 +90,10 @@ extension DNGMetadataReader {
             offsets: offsets.map { file.reader.base + Int($0) },
             byteCounts: counts.map { Int($0) },
             hasLinearizationTable: raw.contains(TIFFTag.linearizationTable),
-            linearizationTable: (try? raw.uints(TIFFTag.linearizationTable))??.map { UInt16(clamping: $0) })
+            linearizationTable: (try? raw.uints(TIFFTag.linearizationTable))??.map { UInt16(clamping: $0) },
+            // JPEG XL / floating-point decoders:
+            predictor: try raw.int(317) ?? 1,
+            rowInterleaveFactor: try raw.int(50975) ?? 1,
+            columnInterleaveFactor: try raw.int(52547) ?? 1)
     }
 }

@@ -12,7 +12,7 @@ import Glibc
 package struct MappedFile: ~Copyable {
     /// Why the file could not be mapped (`strerror` text, or "not a regular file").
     package struct Failure: Error {
-        let reason: String
+        package let reason: String
     }
 
     /// The mapped bytes, valid while this value lives.
@@ -41,8 +41,18 @@ package struct MappedFile: ~Copyable {
     package var truncatedWhileMapped: Bool { guardSlot >= 0 && dr_mapguard_damaged(guardSlot) != 0 }
 
     /// Calls `body` with the mapped bytes, valid for the duration of the call.
-    borrowing func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
+    package borrowing func withBytes<R, E: Error>(_ body: (UnsafeRawBufferPointer) throws(E) -> R) throws(E) -> R {
         try body(bytes)
+    }
+
+    /// `withBytes` for a decoder: afterwards, a file that shrank while it was read is `.truncated`
+    /// (what was read past its new end is zeros, see `truncatedWhileMapped`).
+    package borrowing func withDecodedBytes<R>(path: String, _ body: (UnsafeRawBufferPointer) throws(DecodeError) -> R) throws(DecodeError) -> R {
+        let result = try body(bytes)
+        if truncatedWhileMapped {
+            throw .truncated(path: path, detail: "the file shrank while its pixels were read (is it still being copied?)")
+        }
+        return result
     }
 
     deinit {

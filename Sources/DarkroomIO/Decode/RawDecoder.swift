@@ -7,7 +7,7 @@ public struct DecodeOptions: Sendable, Equatable {
     public var applyOpcodeList1: Bool = true
     /// When set, the file is a headerless Bayer dump described by these parameters.
     public var bayerDump: BayerDumpParameters?
-    /// Worker threads of decoders that use them (uncompressed and lossless-JPEG DNG); 0 = one per
+    /// Worker threads of decoders that use them (uncompressed, lossless-JPEG, JPEG XL and float DNG); 0 = one per
     /// active core.
     /// Changes speed, never pixels.
     public var threads: Int = 0
@@ -32,7 +32,8 @@ public struct DecodeOptions: Sendable, Equatable {
 ///
 /// - DNG (TIFF with DNGVersion): every DNG tag from our own TIFF reader (`DNGMetadataReader`);
 ///   pixels from `UncompressedDNGDecoder` when uncompressed and `LosslessJPEGDecoder` when
-///   lossless JPEG, each within its scope, else from LibRaw (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
+///   lossless JPEG, each within its scope, `JXLDNGDecoder` for JPEG XL and `FloatDNGDecoder` for
+///   floating-point data (`RawDecoder+JXLFloat`, no LibRaw), else from LibRaw (every DNG compression LibRaw knows). ActiveArea is cropped after OpcodeList1 (without
 ///   OpcodeList1 the native decoder reads the ActiveArea alone).
 /// - Any other RAW LibRaw reads: LibRaw's visible area, its per-site black, its single
 ///   D65 colour matrix (`cam_xyz`, stored as ColorMatrix1 with CalibrationIlluminant1 = D65) and
@@ -75,10 +76,11 @@ public enum RawDecoder {
     public static func metadata(path: String, options: DecodeOptions = .init()) throws(DecodeError) -> RawMetadata {
         if let dump = options.bayerDump { return try BayerDumpDecoder.metadata(path: path, parameters: dump) }
         let (bytes, fileSize) = try readHeader(path: path)
-        if let dng = try dngMetadata(bytes: bytes, path: path)?.metadata {
+        if let dngAndLayout = try dngMetadata(bytes: bytes, path: path) {
+            let dng = dngAndLayout.metadata
             var md = withFallbackProfile(dng)
             do {
-                try checkDNGSupported(dng, path: path)
+                try checkDNGSupported(dng, layout: dngAndLayout.layout, path: path)
                 try DecodeBudget(fileSize: fileSize, compression: dng.compression, memoryLimit: options.memoryLimit)
                     .check(width: dng.sensorWidth, height: dng.sensorHeight, samplesPerPixel: dng.samplesPerPixel, path: path)
                 try checkOpcodeListStructure(dng, path: path)
@@ -129,6 +131,7 @@ public enum RawDecoder {
     private static func checkPlausibleSize(width: Int, height: Int, samplesPerPixel: Int, compression: Int?,
                                            path: String) throws(DecodeError) {
         if compression == 34892 { return }   // lossy JPEG DNGs may go below that
+        if compression == 52546 || compression == 8 { return }   // JPEG XL, Deflate: checked by RawDecoder+JXLFloat
         let (area, o1) = width.multipliedReportingOverflow(by: height)
         let (samples, o2) = area.multipliedReportingOverflow(by: samplesPerPixel)
         let minimum = o1 || o2 ? Int.max : samples / 16
@@ -224,7 +227,12 @@ public enum RawDecoder {
         return m
     }
 
-    private static func checkDNGSupported(_ md: RawMetadata, path: String) throws(DecodeError) {
+    private static func checkDNGSupported(_ md: RawMetadata, layout: DNGRawDataLayout? = nil, path: String) throws(DecodeError) {
+        // JPEG XL and floating point: JXLDNGDecoder / FloatDNGDecoder (RawDecoder+JXLFloat).
+        if let layout, isJXLOrFloat(layout) {
+            if let reason = jxlOrFloatUnsupportedReason(layout) { throw .unsupported(path: path, reason: reason) }
+            return
+        }
         if md.bitsPerSample > 16 {
             throw .unsupported(path: path, reason: "\(md.bitsPerSample)-bit (floating-point) DNG samples")
         }
@@ -247,6 +255,10 @@ public enum RawDecoder {
 
     private static func decodeDNG(path: String, metadata: RawMetadata, layout: DNGRawDataLayout?,
                                   options: DecodeOptions) throws(DecodeError) -> RawImage {
+        // JPEG XL and floating point: JXLDNGDecoder / FloatDNGDecoder (RawDecoder+JXLFloat).
+        if let layout, isJXLOrFloat(layout) {
+            return try decodeJXLOrFloatDNG(path: path, metadata: metadata, layout: layout, options: options)
+        }
         try checkDNGSupported(metadata, path: path)
         if let layout {
             let native: NativeDecoder? =
@@ -356,7 +368,7 @@ public enum RawDecoder {
     }
 
     /// OpcodeList1 on the whole stored image (`OpcodeList.applyRaw`), the CFA seen from its origin.
-    private static func applyOpcodeList1(_ pixels: inout [UInt16], width: Int, height: Int, samplesPerPixel: Int,
+    static func applyOpcodeList1(_ pixels: inout [UInt16], width: Int, height: Int, samplesPerPixel: Int,
                                          area: PixelRect, metadata md: RawMetadata, path: String) throws(DecodeError) {
         guard let bytes = md.opcodeList1, !bytes.isEmpty else { return }
         do {
