@@ -129,6 +129,7 @@ public struct DevelopPlan: Sendable {
         }
         var wb = recipe.whiteBalance
         if let request = recipe.whiteBalanceRequest {
+            if let raw, let problem = request.problem(in: raw) { throw .invalidRecipe(problem) }
             if let raw { wb = request.resolve(raw: raw, model: model) } else if case .asShot = request {} else {
                 warnings.append("white balance \(request) needs the image; using as-shot")
             }
