@@ -6,10 +6,12 @@ import DarkroomBatch
 /// from the `RecipeSchema` entry. Values stay text until the entry parses them, so a flag and a
 /// recipe-file value go through the same parser and limits.
 extension Option where Value == String? {
-    /// `--KEY VALUE`; numeric entries take a value starting with '-' (`--exposure -1`).
+    /// `--KEY VALUE`; the next argument is the value even when it starts with '-'
+    /// (`--exposure -1`, `--wb-rect -1,0,4,4` reaching the schema's parser), as getopt does
+    /// for an option with a required argument.
     init(schema key: String) {
         let e = RecipeSchema.entry(key)
-        self.init(name: .customLong(key), parsing: e?.flagKind == .numeric ? .unconditional : .next,
+        self.init(name: .customLong(key), parsing: .unconditional,
                   help: ArgumentHelp(e?.flagHelp ?? "", valueName: e?.valueName ?? key))
     }
 }

@@ -108,7 +108,7 @@ public enum RecipeSchema {
         /// The flag's help line: help, allowed values, default.
         public var flagHelp: String {
             var s = help
-            if !allowed.isEmpty { s += " Values: \(allowed)." }
+            if !allowed.isEmpty && flagKind != .toggle { s += " Values: \(allowed)." }
             if !defaultText.isEmpty { s += " Default: \(defaultText)." }
             if effect == .speed { s += " Changes speed, never output." }
             return s
