@@ -185,4 +185,10 @@ struct RecipeSchemaTests {
         #expect(withRecipe.stdout != plain.stdout)
         #expect(withRecipe.stdout.contains("2^1.50"), "\(withRecipe.stdout)")
     }
+
+    /// README's Recipes section holds the schema table exactly as the schema renders it.
+    @Test func readmeHoldsTheSchemaTable() throws {
+        let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
+        #expect(readme.contains(RecipeSchema.markdownTable), "README's table is stale; it should be:\n\(RecipeSchema.markdownTable)")
+    }
 }

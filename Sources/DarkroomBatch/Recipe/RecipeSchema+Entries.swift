@@ -57,9 +57,9 @@ extension RecipeSchema {
               reader: { r in key == "wb" ? .text(r.develop.whiteBalanceText) : nil })
     }
 
-    static func path(_ key: String, value: String, default d: String, help: String,
+    static func path(_ key: String, value: String, allowed: String, default d: String, help: String,
                      apply: @escaping @Sendable (String?, inout R) -> Void, read: @escaping @Sendable (R) -> String?) -> Entry {
-        Entry(key: key, scope: .develop, effect: .pixels, flagKind: .text, valueName: value, allowed: "", defaultText: d,
+        Entry(key: key, scope: .develop, effect: .pixels, flagKind: .text, valueName: value, allowed: allowed, defaultText: d,
               help: help, hashAsGiven: false,
               parser: { raw in .text(try scalar(raw)) },
               applier: { v, r in if let t = v.text { apply(t.isEmpty ? nil : t, &r) } },
@@ -85,10 +85,10 @@ extension RecipeSchema {
                      prefix: "rect:"),
         whiteBalance("wb-gains", value: "r,g,b", allowed: "three positive numbers", default: "none",
                      help: "White balance as channel gains r,g,b (any scale).", prefix: "gains:"),
-        path("profile", value: "file.dcp", default: "the file's own profile, or a .dcp in Profiles/ matching its UniqueCameraModel",
-             help: "Camera profile (.dcp) to use instead of the file's own ('' = none).",
+        path("profile", value: "file.dcp", allowed: "a .dcp file ('' = none)", default: "the file's own profile, or a .dcp in Profiles/ matching its UniqueCameraModel",
+             help: "Camera profile (.dcp) to use instead of the file's own.",
              apply: { p, r in r.develop.profilePath = p }, read: { $0.develop.profilePath }),
-        path("profile-name", value: "name", default: "the first embedded profile",
+        path("profile-name", value: "name", allowed: "a ProfileName the file embeds", default: "the first embedded profile",
              help: "Use the embedded camera profile with this ProfileName (see `darkroom profiles FILE`).",
              apply: { p, r in r.develop.profileName = p }, read: { $0.develop.profileName }),
         toggle("profile-look", .develop, .pixels, default: true, help: "Apply the profile's HueSatMap/LookTable/ProfileToneCurve.",

@@ -9,7 +9,7 @@ extension RecipeSchema {
         case .text(let t): return t.trimmingCharacters(in: .whitespaces)
         case .flag(let b): return b ? "true" : "false"
         case .sequence: throw Reason("must be a single value, not a list")
-        case .mapping: throw Reason("must be a single value, not a mapping")
+        case .mapping: throw Reason("must be a single value, not a mapping (quote text with braces: \"{stem}\")")
         }
     }
 

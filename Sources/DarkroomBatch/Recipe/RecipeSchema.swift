@@ -158,6 +158,19 @@ public enum RecipeSchema {
     }
 }
 
+extension RecipeSchema {
+    /// The schema as a Markdown table (README's Recipes section holds exactly this text; a test
+    /// checks it).
+    public static var markdownTable: String {
+        var rows = ["| key | values | default | changes | in recipe files |", "|---|---|---|---|---|"]
+        for e in entries {
+            let values = e.flagKind == .toggle ? "true \\| false (`--\(e.key)`, `--no-\(e.key)`)" : e.allowed.replacingOccurrences(of: "|", with: "\\|")
+            rows.append("| `\(e.key)` | \(values) | \(e.defaultText) | \(e.effect.rawValue) | \(e.scope.inRecipeFile ? "yes" : "no (flag only)") |")
+        }
+        return rows.joined(separator: "\n") + "\n"
+    }
+}
+
 /// Every value a recipe resolves to, once: the develop recipe, export options, output formats
 /// and name template, the Bayer-dump and batch settings, and (after `finish`) the decode options.
 public struct ResolvedRecipe: Sendable {
