@@ -106,13 +106,16 @@ public struct BatchRecipe: Sendable, Equatable {
     /// The canonical form is the one earlier versions recorded, so their manifests stay valid.
     public func hash(decode: DecodeOptions) -> String {
         let resolved = try? resolution()
+        let defaults = ResolvedRecipe()
         var canonical: [String: RecipeValue] = [:]
         for e in RecipeSchema.entries where e.scope.inRecipeFile && e.effect.inHash {
-            if e.hashAsGiven || resolved == nil {
+            guard let resolved, e.hashing != .asGiven else {
                 if let v = values[e.key] { canonical[e.key] = v }
-            } else if let resolved, let v = e.read(resolved) {
-                canonical[e.key] = v
+                continue
             }
+            guard let v = e.read(resolved) else { continue }
+            if e.hashing == .unlessDefault && v == e.read(defaults) { continue }
+            canonical[e.key] = v
         }
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]

@@ -19,6 +19,7 @@ struct RecipeOptions: SchemaFlagGroup {
     @Option(schema: "exposure") var exposure: String?
     @Flag(schema: "baseline-exposure") var baselineExposure: Bool?
     @Option(schema: "tone") var tone: String?
+    @Option(schema: "tone-shoulder") var toneShoulder: String?
     @Option(schema: "bit-depth") var bitDepth: String?
     @Flag(schema: "dither") var dither: Bool?
     @Flag(schema: "crop") var crop: Bool?

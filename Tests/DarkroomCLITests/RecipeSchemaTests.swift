@@ -13,7 +13,7 @@ struct RecipeSchemaTests {
     static let sample: [String: RecipeRawValue] = [
         "color-space": .text("p3"), "demosaic": .text("bilinear"), "wb": .text("5000,+5"), "wb-rect": .text("1,2,3,4"),
         "wb-gains": .text("2,1,1.5"), "profile": .text("x.dcp"), "profile-name": .text("Neutral"), "profile-look": .flag(false),
-        "gamut": .text("clip"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "tone": .text("linear"),
+        "gamut": .text("clip"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "tone": .text("linear"), "tone-shoulder": .text("4"),
         "bit-depth": .text("16"), "dither": .flag(false), "crop": .flag(false), "orientation": .flag(false),
         "opcodes": .text("list1,list3"), "thumbnail-size": .text("0"), "tile-size": .text("64"), "threads": .text("3"),
         "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("420"), "strip-metadata": .flag(true),
@@ -190,5 +190,42 @@ struct RecipeSchemaTests {
     @Test func readmeHoldsTheSchemaTable() throws {
         let readme = try String(contentsOf: TestSupport.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.contains(RecipeSchema.markdownTable), "README's table is stale; it should be:\n\(RecipeSchema.markdownTable)")
+    }
+
+    /// The worked example of adding a develop option: `tone-shoulder` (the standard curve's b,
+    /// until now a constant) is one schema entry, one `DevelopRecipe` field and its use where
+    /// `DevelopPlan` builds the `ToneCurve`, plus the `@Option(schema:)` line. From that alone it
+    /// has a flag, a recipe-file key, help, limits and a place in the hash that leaves every
+    /// earlier recipe's hash unchanged.
+    @Test func toneShoulderAddedByOneEntry() throws {
+        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--tone-shoulder", "4"])
+        let fromFlag = try c.layer()
+        let recipe = try fromFlag.resolution().develop
+        #expect(recipe.toneShoulder == 4)
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        try "tone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
+        #expect(try BatchRecipe.load(path: dir + "/r.yaml") == fromFlag)
+        // The hash: unchanged when the option is absent or at its default, changed otherwise.
+        var atDefault = BatchRecipe()
+        try atDefault.set("tone-shoulder", .text("2"))
+        #expect(atDefault.hash(decode: DecodeOptions()) == "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660")
+        #expect(fromFlag.hash(decode: DecodeOptions()) != atDefault.hash(decode: DecodeOptions()))
+        // The plan uses it: y = (1 + b)·x / (x + b) (ToneCurve's documented formula) at mid-grey.
+        let raw = SyntheticSamples.all[0].chart().makeRawImage()
+        let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: "chart.dng")
+        #expect(plan.tone.shoulder == 4)
+        #expect(abs(plan.tone.apply(0.18) - Float(5 * 0.18 / 4.18)) < 1e-6)
+        #expect(plan.explanation.contains { $0.contains("y = (1+b)x/(x+b), b = 4.0") })
+        let standard = try PlanBuilder.plan(for: raw, recipe: DevelopRecipe(), path: "chart.dng")
+        #expect(abs(standard.tone.apply(0.18) - Float(3 * 0.18 / 2.18)) < 1e-6)
+        // Limits and help come from the entry.
+        let bad = try CLIProcess.run(["recipe", "--tone-shoulder", "0"])
+        #expect(bad.status == 2 && bad.errorLines == ["darkroom: error: --tone-shoulder: must be 0.25…64 (got 0)"], "\(bad.stderr)")
+        let help = try CLIProcess.run(["develop", "--help"])
+        #expect(help.stdout.contains("--tone-shoulder <b>"))
+        let sample = TestSupport.packageRoot.appendingPathComponent("Samples/chart-rggb-12bit-D65.dng").path
+        let explain = try CLIProcess.run(["explain", sample, "--tone-shoulder", "0.5"])
+        #expect(explain.status == 0 && explain.stdout.contains("b = 0.5"), "\(explain.stdout)")
     }
 }

@@ -54,6 +54,19 @@ public enum RecipeSchema {
         public var inHash: Bool { self == .pixels || self == .bytes }
     }
 
+    /// How an entry's value enters the recipe hash. The canonical form must not change for the
+    /// entries that existed when manifests were first written (`resolved`, `asGiven`), or every
+    /// existing output would look stale; entries added since use `unlessDefault`, so adding an
+    /// option never changes the hash of a recipe that does not use it.
+    public enum Hashing: Sendable {
+        /// The resolved value, always.
+        case resolved
+        /// The value as given; absent when not given.
+        case asGiven
+        /// The resolved value, omitted when it equals the default.
+        case unlessDefault
+    }
+
     /// The flag form an entry takes.
     public enum FlagKind: Sendable {
         /// `--key`/`--no-key`.
@@ -85,9 +98,8 @@ public enum RecipeSchema {
         /// The default, for help.
         public let defaultText: String
         public let help: String
-        /// Hash the value as given (absent when not given) instead of the resolved value; kept
-        /// for output keys so recipe hashes recorded by earlier versions stay valid.
-        let hashAsGiven: Bool
+        /// How the value enters the recipe hash (when `effect.inHash`).
+        let hashing: Hashing
         let parser: @Sendable (RecipeRawValue) throws -> RecipeValue
         let applier: @Sendable (RecipeValue, inout ResolvedRecipe) throws -> Void
         let reader: @Sendable (ResolvedRecipe) -> RecipeValue?

@@ -165,7 +165,7 @@ public struct DevelopPlan: Sendable {
         self.proPhotoToOutput = space.xyzD50ToLinearRGB * proPhoto.linearRGBToXYZD50
         let yRow = space.linearRGBToXYZD50.row(1)
         self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
-        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))),
+        self.tone = ToneCurve(mode: recipe.tone, shoulder: Float(recipe.toneShoulder), headroom: Float(max(1, pow(2, stops))),
                               profileCurve: recipe.tone == .standard ? tables?.toneCurve : nil)
 
         // Geometry.

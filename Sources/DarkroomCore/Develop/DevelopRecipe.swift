@@ -23,6 +23,11 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var applyBaselineExposure: Bool = true
     /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
     public var tone: ToneCurve.Mode = .standard
+    /// Shoulder b of the standard tone curve y = (1 + b)·x / (x + b) (`--tone-shoulder`; see
+    /// `ToneCurve`): smaller values compress highlights harder and lift shadows more, larger
+    /// ones approach the linear render. Not used by `.linear` or a profile's ProfileToneCurve.
+    /// Default 2.0.
+    public var toneShoulder: Double = 2.0
     /// Gamut mapping into the output space (`--gamut`): `.preserveHue` desaturates out-of-gamut
     /// (negative) components toward the pixel's luminance, keeping hue and Y; `.clip` clips each
     /// channel (for colour scientists who want plain clipping).
