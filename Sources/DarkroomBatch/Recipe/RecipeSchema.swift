@@ -161,12 +161,31 @@ public enum RecipeSchema {
                 if !e.allowed.isEmpty { head += ": \(e.allowed)" }
                 if !e.defaultText.isEmpty { head += " (default \(e.defaultText))" }
                 head += " [\(e.effect.rawValue)]"
-                lines.append(head)
-                lines.append("      " + e.help)
+                lines += wrap(head, indent: "      ")
+                lines += wrap("      " + e.help, indent: "      ")
             }
             lines.append("")
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `text` broken at spaces into lines of at most `width` characters, continuation lines
+    /// starting with `indent` (so help screens need not rewrap them).
+    static func wrap(_ text: String, indent: String, width: Int = 78) -> [String] {
+        var out: [String] = []
+        var line = String(text.prefix { $0 == " " })
+        var lineHasWord = false
+        for word in text.split(separator: " ") {
+            if lineHasWord && line.count + 1 + word.count > width {
+                out.append(line)
+                line = indent + word
+            } else {
+                line += (lineHasWord ? " " : "") + word
+            }
+            lineHasWord = true
+        }
+        if lineHasWord { out.append(line) }
+        return out
     }
 }
 
