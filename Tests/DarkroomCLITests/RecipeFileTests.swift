@@ -33,6 +33,9 @@ struct RecipeFileTests {
         ("format: [jpeg, [tiff]]\n", "format: must be a list of plain values"),
         ("wb: hot\n", "wb: 'hot' is not one of \(WhiteBalanceRequest.grammar)"),
         ("wb: 1000\n", "wb: '1000': temperature must be 1700…100000 K"),
+        ("name: \"{stem}\\n\"\n", "name: must not contain control characters"),
+        ("---\nexposure: 1\n---\nexposure: 2\n", "invalid YAML ("),
+        ("matte:\n\tskin: a.png\n", "invalid YAML ("),
         ("bit-depth: 16\n", "bit-depth: JPEG is 8-bit; use --format tiff or heif for --bit-depth 16"),
     ]
 

@@ -171,6 +171,9 @@ extension RecipeSchema {
               defaultText: "'\(OutputNamer.defaultTemplate)'", help: "Output name template below OUTDIR.", hashing: .resolved,
               parser: { raw in
                   let t = try scalar(raw)
+                  guard !t.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                      throw Reason("must not contain control characters")
+                  }
                   do throws(BatchError) { _ = try OutputNamer(template: t) } catch {
                       throw Reason(error.description.hasPrefix("--name: ") ? String(error.description.dropFirst(8)) : error.description)
                   }
