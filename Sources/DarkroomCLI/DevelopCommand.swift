@@ -77,10 +77,11 @@ struct DevelopCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
-        _ = try EffectiveRecipe.resolve(try layer())
     }
 
     func run() throws {
+        // The recipe is read and resolved once, before anything else; its errors are usage
+        // errors (ValidationError: exit status 2).
         let recipe = try layer()
         let resolved = try EffectiveRecipe.resolve(recipe)
         // (Whether OpcodeList1 runs follows the effective recipe: FileDeveloper decides it.)

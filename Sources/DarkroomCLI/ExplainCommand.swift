@@ -21,8 +21,6 @@ struct ExplainCommand: ParsableCommand {
         try EffectiveRecipe.resolve(try EffectiveRecipe.layer(file: recipeFile.recipe, [recipeOptions, bayerOptions]))
     }
 
-    func validate() throws { _ = try resolved() }
-
     func run() throws {
         let r = try resolved()
         let raw: RawImage

@@ -25,8 +25,6 @@ struct InfoCommand: ParsableCommand {
         try EffectiveRecipe.resolve(try EffectiveRecipe.layer(file: nil, [bayerOptions])).decode
     }
 
-    func validate() throws { _ = try decodeOptions() }
-
     func run() throws {
         let decode = try decodeOptions()
         var failed = false

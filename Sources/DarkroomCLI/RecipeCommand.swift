@@ -35,8 +35,6 @@ struct RecipeCommand: ParsableCommand {
         try EffectiveRecipe.layer(file: recipeFile.recipe, [recipeOptions, outputOptions, bayerOptions])
     }
 
-    func validate() throws { _ = try EffectiveRecipe.resolve(try layer()) }
-
     func run() throws {
         let recipe = try layer()
         let resolved = try EffectiveRecipe.resolve(recipe)
