@@ -129,6 +129,16 @@ struct ArgumentErrorTests {
             #expect(r.errorLines == ["darkroom: error: \(sample): invalid recipe: --wb-rect 5000,5000,4,4 is not inside the 584x384 displayed image"],
                     "\(r.stderr)")
         }
+        // The largest Bayer geometry the limits allow reaches the decoder's size check without
+        // overflowing (65535 rows of 2 GiB): a short file is a per-file failure, not a trap.
+        let dump = dir + "/small.raw"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        try Data(count: 4096).write(to: URL(fileURLWithPath: dump))
+        for cmd in [["develop", dump, "-o", dir + "/c", "--log", "text"], ["info", dump], ["explain", dump]] {
+            let r = try CLIProcess.run(cmd + ["--bayer", "rggb", "--size", "65535x65535", "--stride", "2147483648", "--bits", "16"])
+            #expect(!r.signalled && r.status == 1, "\(cmd): \(r.status) \(r.stderr)")
+            #expect(r.errorLines.count == 1 && r.errorLines[0].hasPrefix("darkroom: error: \(dump): file is truncated"), "\(r.stderr)")
+        }
         // A patch inside the 584x384 displayed image develops.
         let inside = try CLIProcess.run(["explain", sample, "--wb-rect", "0,0,584,384"])
         #expect(inside.status == 0, "\(inside.stderr)")
