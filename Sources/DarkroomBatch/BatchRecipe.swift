@@ -85,6 +85,10 @@ public struct BatchRecipe: Sendable, Equatable {
             let white = r.bayerWhite ?? Double((1 << bits) - 1)
             let black = r.bayerBlack ?? 0
             guard black < white else { throw fail(r.bayerBlack != nil ? "black" : "white", "black level \(RecipeSchema.num(black)) must be below the white level \(RecipeSchema.num(white))") }
+            // A dump has no crop or orientation: its displayed image is WIDTHxHEIGHT, known now.
+            if case .rect(let q) = r.develop.whiteBalanceRequest, q.x + q.width > size.width || q.y + q.height > size.height {
+                throw fail(values["wb-rect"] != nil ? "wb-rect" : "wb", "\(q.x),\(q.y),\(q.width),\(q.height) is not inside the \(size.width)x\(size.height) image")
+            }
             r.decode.bayerDump = BayerDumpParameters(cfa: cfa, bitsPerSample: bits, width: size.width, height: size.height,
                                                      blackLevel: black, whiteLevel: r.bayerWhite, rowStride: r.bayerStride)
         } else if let k = ["bits", "size", "black", "white", "stride"].first(where: { values[$0] != nil }) {

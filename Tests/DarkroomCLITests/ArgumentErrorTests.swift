@@ -80,6 +80,7 @@ struct ArgumentErrorTests {
         ["develop", "x.dng", "-o", "o", "--bayer", "rggb", "--size", "4294967296x4294967296"],
         ["develop", "x.dng", "-o", "o", "--bayer", "rggb", "--size", "640x480", "--stride", "1279"],
         ["develop", "x.dng", "-o", "o", "--bayer", "rggb"],
+        ["develop", "x.dng", "-o", "o", "--bayer", "rggb", "--size", "640x480", "--wb-rect", "600,0,41,10"],
         ["develop", "x.dng", "-o", "o", "--bayer", "rgbx", "--size", "640x480"],
         ["develop", "x.dng", "-o", "o", "--bits", "12"],
         ["develop", "x.dng", "-o", "o", "--black", "10"],
