@@ -1,191 +1,163 @@
 import DarkroomCore
 import DarkroomIO
 import Foundation
-import Yams
 
-/// A recipe file (YAML): every develop option plus the output options, one flat mapping whose
-/// keys are the long CLI flag names. Unknown keys are an error (a typo must not be silently
-/// ignored). Schema (all keys optional):
+/// A recipe layer: the values given by a recipe file or by flags, each already parsed and
+/// validated by its `RecipeSchema` entry, keyed by the schema key. Layering is
+/// defaults ← recipe file ← flags (`overlaid(by:)`); `resolution()` turns the layer into the
+/// develop recipe, export, decode and batch values once.
 ///
-///     color-space: srgb | p3 | …        demosaic: gbtf | …      wb: as-shot | 5500,+10 | xy:0.31,0.33
-///     exposure: 0.5                     baseline-exposure: true  tone: standard | linear
-///     bit-depth: 8 | 16                 dither: true             crop: true
-///     orientation: true                 opcodes: all             thumbnail-size: 320
-///     tile-size: 256                    threads: 0
-///     format: [jpeg, tiff]  (or "jpeg,tiff")                     quality: 90
-///     strip-metadata: false             name: "{stem}"           mattes: [gamut, clipping]
-///     matte: {skin: skin.png}
-public struct BatchRecipe: Sendable, Equatable, Codable {
-    public var develop = DevelopRecipe.FileSettings()
-    public var formats: [OutputFormat]?
-    public var quality: Int?
-    /// HEIF chroma subsampling: "444" (default) or "420".
-    public var chroma: String?
-    public var stripMetadata: Bool?
-    public var name: String?
-    public var mattes: [MatteKind]?
-    public var matte: [String: String]?
+/// A recipe file (YAML) is one flat mapping whose keys are the recipe-file keys of the schema
+/// (`darkroom recipe --help` lists them); unknown and duplicate keys are errors.
+public struct BatchRecipe: Sendable, Equatable {
+    /// Where a value came from (for messages: `--key: …` or `FILE: key: …`).
+    public enum Origin: Sendable, Equatable {
+        case flag
+        case file(String)
+    }
+
+    /// The given values, by key.
+    public private(set) var values: [String: RecipeValue] = [:]
+    private var origins: [String: Origin] = [:]
 
     public init() {}
 
-    static let ownKeys = ["format", "quality", "chroma", "strip-metadata", "name", "mattes", "matte"]
-    public static var allKeys: [String] { DevelopRecipe.FileSettings.CodingKeys.allCases.map(\.rawValue) + ownKeys }
+    /// Layers compare by their values only.
+    public static func == (a: BatchRecipe, b: BatchRecipe) -> Bool { a.values == b.values }
 
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
+    public subscript(key: String) -> RecipeValue? { values[key] }
 
-    public init(from decoder: any Decoder) throws {
-        let c = try decoder.container(keyedBy: Key.self)
-        let known = Set(Self.allKeys)
-        if let bad = c.allKeys.first(where: { !known.contains($0.stringValue) }) {
-            throw DecodingError.dataCorruptedError(forKey: bad, in: c, debugDescription: "unknown key '\(bad.stringValue)' (known: \(Self.allKeys.joined(separator: ", ")))")
-        }
-        develop = try DevelopRecipe.FileSettings(from: decoder)
-        if c.contains(Key("format")) {
-            if let list = try? c.decode([String].self, forKey: Key("format")) {
-                formats = try Self.parseFormats(list.joined(separator: ","))
-            } else {
-                formats = try Self.parseFormats(c.decode(String.self, forKey: Key("format")))
+    /// The output name template, when given.
+    public var name: String? { values["name"]?.text }
+
+    /// Parses, validates and sets one value.
+    public mutating func set(_ key: String, _ raw: RecipeRawValue, origin: Origin = .flag) throws(BatchError) {
+        guard let entry = RecipeSchema.entry(key), origin == .flag || entry.scope.inRecipeFile else {
+            let known = RecipeSchema.fileKeys.joined(separator: ", ")
+            switch origin {
+            case .flag: throw .usage("--\(key): unknown option")
+            case .file(let p): throw .usage("\(p): unknown key '\(key)' (known: \(known))")
             }
         }
-        quality = try c.decodeIfPresent(Int.self, forKey: Key("quality"))
-        chroma = try c.decodeIfPresent(String.self, forKey: Key("chroma"))
-        stripMetadata = try c.decodeIfPresent(Bool.self, forKey: Key("strip-metadata"))
-        name = try c.decodeIfPresent(String.self, forKey: Key("name"))
-        mattes = try c.decodeIfPresent([MatteKind].self, forKey: Key("mattes"))
-        matte = try c.decodeIfPresent([String: String].self, forKey: Key("matte"))
+        do { values[key] = try entry.parse(raw) } catch { throw Self.error(key, error.text, origin) }
+        origins[key] = origin
     }
 
-    public func encode(to encoder: any Encoder) throws {
-        try develop.encode(to: encoder)
-        var c = encoder.container(keyedBy: Key.self)
-        if let formats { try c.encode(formats.map(\.rawValue), forKey: Key("format")) }
-        try c.encodeIfPresent(quality, forKey: Key("quality"))
-        try c.encodeIfPresent(chroma, forKey: Key("chroma"))
-        try c.encodeIfPresent(stripMetadata, forKey: Key("strip-metadata"))
-        try c.encodeIfPresent(name, forKey: Key("name"))
-        if let mattes { try c.encode(mattes.map(\.rawValue), forKey: Key("mattes")) }
-        try c.encodeIfPresent(matte, forKey: Key("matte"))
+    /// A message naming the flag or the file and key.
+    static func error(_ key: String, _ reason: String, _ origin: Origin?) -> BatchError {
+        switch origin ?? .flag {
+        case .flag: return .usage("--\(key): \(reason)")
+        case .file(let p): return .usage("\(p): \(key): \(reason)")
+        }
     }
 
     /// `other`'s given values win.
     public func overlaid(by other: BatchRecipe) -> BatchRecipe {
         var r = self
-        r.develop = develop.overlaid(by: other.develop)
-        r.formats = other.formats ?? formats
-        r.quality = other.quality ?? quality
-        r.chroma = other.chroma ?? chroma
-        r.stripMetadata = other.stripMetadata ?? stripMetadata
-        r.name = other.name ?? name
-        r.mattes = other.mattes ?? mattes
-        r.matte = other.matte ?? matte
+        for (k, v) in other.values { r.values[k] = v; r.origins[k] = other.origins[k] }
         return r
     }
 
-    /// "jpeg,heif" → [.jpeg, .heif] (also accepts jpg, heic, tif; duplicates removed).
-    public static func parseFormats(_ text: String) throws(BatchError) -> [OutputFormat] {
-        var out: [OutputFormat] = []
-        for part in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces).lowercased() }) where !part.isEmpty {
-            let f: OutputFormat?
-            switch part {
-            case "jpg": f = .jpeg
-            case "heic": f = .heif
-            case "tif": f = .tiff
-            default: f = OutputFormat(rawValue: part)
-            }
-            guard let f else { throw .usage("format: unknown output format '\(part)' (jpeg, heif, tiff)") }
-            if !out.contains(f) { out.append(f) }
-        }
-        guard !out.isEmpty else { throw .usage("format: give at least one of jpeg, heif, tiff") }
-        return out
-    }
-
-    /// Reads a YAML recipe file.
+    /// Reads a YAML recipe file (see `RecipeFile` for the limits).
     public static func load(path: String) throws(BatchError) -> BatchRecipe {
-        let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw .usage("\(path): cannot read recipe file (\((error as NSError).localizedDescription))")
-        }
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return BatchRecipe() }
-        do { return try YAMLDecoder().decode(BatchRecipe.self, from: text) } catch {
-            throw .usage("\(path): invalid recipe file (\(Self.describe(error)))")
-        }
+        var r = BatchRecipe()
+        for (key, raw) in try RecipeFile.pairs(path: path) { try r.set(key, raw, origin: .file(path)) }
+        return r
     }
 
-    static func describe(_ error: any Error) -> String {
-        if let e = error as? DecodingError {
-            switch e {
-            case .dataCorrupted(let c), .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c):
-                if let u = c.underlyingError { return describe(u) }
-                let path = c.codingPath.map(\.stringValue).joined(separator: ".")
-                return (path.isEmpty ? "" : path + ": ") + c.debugDescription
-            @unknown default: break
+    /// Every value resolved: the schema entries applied in order over the defaults, then the
+    /// checks that involve several keys, then the decode options.
+    public func resolution() throws(BatchError) -> ResolvedRecipe {
+        var r = ResolvedRecipe()
+        for e in RecipeSchema.entries {
+            guard let v = values[e.key] else { continue }
+            do { try e.apply(v, to: &r) } catch { throw Self.error(e.key, error.text, origins[e.key]) }
+        }
+        func fail(_ key: String, _ reason: String) -> BatchError { Self.error(key, reason, origins[key]) }
+        if r.formats == [.jpeg] && r.develop.bitsPerSample == 16 {
+            throw fail("bit-depth", "JPEG is 8-bit; use --format tiff or heif for --bit-depth 16")
+        }
+        if let cfa = r.bayerCFA {
+            guard let size = r.bayerSize else { throw fail("bayer", "needs --size WIDTHxHEIGHT") }
+            let bits = r.bayerBits ?? 14
+            let minStride = size.width * 2   // ≤ 131070: the schema bounds the width
+            if let s = r.bayerStride, s < minStride { throw fail("stride", "must be ≥ width × 2 = \(minStride) (got \(s))") }
+            let white = r.bayerWhite ?? Double((1 << bits) - 1)
+            let black = r.bayerBlack ?? 0
+            guard black < white else { throw fail(r.bayerBlack != nil ? "black" : "white", "black level \(RecipeSchema.num(black)) must be below the white level \(RecipeSchema.num(white))") }
+            // A dump has no crop or orientation: its displayed image is WIDTHxHEIGHT, known now.
+            if case .rect(let q) = r.develop.whiteBalanceRequest, q.x + q.width > size.width || q.y + q.height > size.height {
+                throw fail(values["wb-rect"] != nil ? "wb-rect" : "wb", "\(q.x),\(q.y),\(q.width),\(q.height) is not inside the \(size.width)x\(size.height) image")
             }
+            r.decode.bayerDump = BayerDumpParameters(cfa: cfa, bitsPerSample: bits, width: size.width, height: size.height,
+                                                     blackLevel: black, whiteLevel: r.bayerWhite, rowStride: r.bayerStride)
+        } else if let k = ["bits", "size", "black", "white", "stride"].first(where: { values[$0] != nil }) {
+            throw fail(k, "only meaningful with --bayer")
         }
-        if let e = error as? BatchError { return e.description }
-        return "\(error)".replacingOccurrences(of: "\n", with: " ")
+        r.decode.applyOpcodeList1 = r.develop.applyOpcodes && r.develop.opcodeLists.contains(1)
+        return r
     }
 
-    /// YAML text of this recipe (keys in schema order).
-    public func yaml() -> String {
-        (try? YAMLEncoder().encode(self)) ?? ""
-    }
-
-    /// The effective develop recipe and export options (validated).
+    /// The effective develop recipe, export options and formats (validated).
     public func resolved() throws(BatchError) -> (recipe: DevelopRecipe, export: ExportOptions, formats: [OutputFormat]) {
-        let recipe: DevelopRecipe
-        do { recipe = try DevelopRecipe().applying(develop) } catch { throw .usage(error.description) }
-        var export = ExportOptions()
-        let formats = self.formats ?? [.jpeg]
-        export.format = formats[0]
-        if let q = quality {
-            guard (1...100).contains(q) else { throw .usage("quality: must be 1…100") }
-            export.quality = q
-        }
-        switch chroma {
-        case "420", "4:2:0": export.heifChroma444 = false
-        case nil, "444", "4:4:4": export.heifChroma444 = true
-        default: throw .usage("chroma: must be 420 or 444")
-        }
-        export.stripMetadata = stripMetadata ?? false
-        export.computedMattes = mattes ?? []
-        for (k, p) in (matte ?? [:]).sorted(by: { $0.key < $1.key }) {
-            guard let kind = MatteKind(rawValue: k) else {
-                throw .usage("matte: unknown matte kind '\(k)' (\(MatteKind.allCases.map(\.rawValue).joined(separator: ", ")))")
-            }
-            export.suppliedMattes.append(SuppliedMatteSpec(kind: kind, path: p))
-        }
-        if formats == [.jpeg] && recipe.bitsPerSample == 16 {
-            throw .usage("JPEG is 8-bit; use --format tiff or heif for --bit-depth 16")
-        }
-        return (recipe, export, formats)
+        let r = try resolution()
+        return (r.develop, r.export, r.formats)
     }
 
-    /// Everything that changes output bytes, fully resolved (tile size and thread count are
-    /// left out: they never change pixels), as the SHA-256 hex of its canonical JSON.
+    /// Everything that changes output bytes (the recipe-file entries whose effect is `pixels`
+    /// or `bytes`; format, name, tile size and threads are left out), fully resolved, as the
+    /// SHA-256 hex of its canonical JSON (sorted keys), followed by the decode options.
+    /// The canonical form is the one earlier versions recorded, so their manifests stay valid.
     public func hash(decode: DecodeOptions) -> String {
-        var canonical = self
-        canonical.develop.tileSize = nil
-        canonical.develop.threads = nil
-        if let r = try? DevelopRecipe().applying(canonical.develop) {
-            var full = r.fileSettings
-            full.tileSize = nil; full.threads = nil
-            canonical.develop = full
+        let resolved = try? resolution()
+        let defaults = ResolvedRecipe()
+        var canonical: [String: RecipeValue] = [:]
+        for e in RecipeSchema.entries where e.scope.inRecipeFile && e.effect.inHash {
+            guard let resolved, e.hashing != .asGiven else {
+                if let v = values[e.key] { canonical[e.key] = v }
+                continue
+            }
+            guard let v = e.read(resolved) else { continue }
+            if e.hashing == .unlessDefault && v == e.read(defaults) { continue }
+            canonical[e.key] = v
         }
-        canonical.formats = nil   // recorded per output instead
-        canonical.quality = quality
-        canonical.chroma = chroma
-        canonical.stripMetadata = stripMetadata ?? false
-        canonical.name = nil
         let enc = JSONEncoder()
         enc.outputFormatting = [.sortedKeys]
         var bytes = [UInt8]((try? enc.encode(canonical)) ?? Data())
         bytes += Array("|opcodeList1=\(decode.applyOpcodeList1)|bayer=\(String(describing: decode.bayerDump))".utf8)
         return SHA256.hex(bytes)
+    }
+
+    /// YAML text of the given recipe-file values (keys in schema order); `load` reads it back.
+    public func yaml() -> String {
+        RecipeSchema.entries.filter(\.scope.inRecipeFile).compactMap { e in values[e.key].map { RecipeSchema.yaml(e.key, $0) } }.joined()
+    }
+
+    /// YAML text of every recipe-file key's effective value (what `darkroom recipe --print` shows).
+    public func effectiveYAML() throws(BatchError) -> String {
+        let r = try resolution()
+        return RecipeSchema.entries.filter(\.scope.inRecipeFile).compactMap { e in e.read(r).map { RecipeSchema.yaml(e.key, $0) } }.joined()
+    }
+}
+
+extension RecipeSchema {
+    /// One `key: value` entry as YAML (block lists and mappings, quoted text where needed).
+    static func yaml(_ key: String, _ value: RecipeValue) -> String {
+        func scalar(_ s: String) -> String {
+            let plain = !s.isEmpty && s.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || "._/-".contains($0)) }
+                && !["true", "false", "yes", "no", "on", "off", "null", "~"].contains(s.lowercased())
+                && !s.hasPrefix("-")
+            return plain ? s : "'" + s.replacingOccurrences(of: "'", with: "''") + "'"
+        }
+        switch value {
+        case .bool(let b): return "\(key): \(b)\n"
+        case .int(let i): return "\(key): \(i)\n"
+        case .number(let d): return "\(key): \(num(d))\n"
+        case .text(let t):
+            // Choices that look like numbers (bit depths, chroma) stay plain.
+            return "\(key): \(Int(t) != nil ? t : scalar(t))\n"
+        case .list(let l): return l.isEmpty ? "\(key): []\n" : "\(key):\n" + l.map { "- \(scalar($0))\n" }.joined()
+        case .map(let m): return m.isEmpty ? "\(key): {}\n" : "\(key):\n" + m.sorted { $0.key < $1.key }.map { "  \(scalar($0.key)): \(scalar($0.value))\n" }.joined()
+        }
     }
 }

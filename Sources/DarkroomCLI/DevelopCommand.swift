@@ -54,14 +54,7 @@ struct DevelopCommand: ParsableCommand {
     @Flag(name: .customLong("retry-failed"), help: "Retry inputs that failed before with the same content and recipe.")
     var retryFailed = false
 
-    @Option(help: "Files developed at once (default: one per core).")
-    var jobs: Int?
-
-    @Option(help: ArgumentHelp("Memory budget for all files in flight, e.g. 4G or 512M (default: half the physical memory).", valueName: "size"))
-    var memory: String?
-
-    @Option(help: ArgumentHelp("Develop only shard K of N (1-based), chosen by a hash of each input's relative path.", valueName: "K/N"))
-    var shard: String?
+    @OptionGroup var runOptions: RunOptions
 
     @Option(help: "Write a JSON report of every file's result to this path.")
     var report: String?
@@ -72,28 +65,33 @@ struct DevelopCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
+    @OptionGroup var recipeFile: RecipeFileOption
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var recipeOptions: RecipeOptions
+    @OptionGroup var bayerOptions: BayerOptions
+
+    /// defaults ← recipe file ← flags.
+    func layer() throws -> BatchRecipe {
+        try EffectiveRecipe.layer(file: recipeFile.recipe, [recipeOptions, outputOptions, bayerOptions, runOptions])
+    }
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be ≥ 1") }
-        if let memory, MemoryGate.parseSize(memory) == nil { throw ValidationError("--memory must be a size like 4G, 512M or 1048576") }
-        if let shard { do { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) } }
-        _ = try outputOptions.effective(recipeOptions)
     }
 
     func run() throws {
-        let recipe = try outputOptions.effective(recipeOptions)
+        // The recipe is read and resolved once, before anything else; its errors are usage
+        // errors (ValidationError: exit status 2).
+        let recipe = try layer()
+        let resolved = try EffectiveRecipe.resolve(recipe)
         // (Whether OpcodeList1 runs follows the effective recipe: FileDeveloper decides it.)
-        let decode = try recipeOptions.decodeOptions()
         var config = BatchConfiguration(inputs: inputs, outputDirectory: outputDirectory)
         config.recursive = recursive
         config.recipe = recipe
-        config.decode = decode
-        if let jobs { config.jobs = jobs }
-        if let memory, let m = MemoryGate.parseSize(memory) { config.memoryBudget = m }
-        if let shard { config.shard = try Shard(parsing: shard) }
+        config.decode = resolved.decode
+        if let jobs = resolved.jobs { config.jobs = jobs }
+        if let memory = resolved.memoryBudget { config.memoryBudget = memory }
+        config.shard = resolved.shard
         config.overwrite = overwrite
         config.retryFailed = retryFailed
         let reporter = ProgressReporter(mode: log, quiet: quiet)

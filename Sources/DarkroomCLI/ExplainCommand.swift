@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
 
@@ -6,22 +7,28 @@ import DarkroomIO
 struct ExplainCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "explain",
-        abstract: "Print the develop plan for a file: every stage with its resolved numbers.")
+        abstract: "Print the develop plan for a file: every stage with its resolved numbers.",
+        discussion: "The recipe is the one `develop` would use: defaults ← --recipe FILE ← flags (keys: `darkroom recipe --help`).")
 
     @Argument(help: "The RAW/DNG file.")
     var file: String
 
+    @OptionGroup var recipeFile: RecipeFileOption
     @OptionGroup var recipeOptions: RecipeOptions
+    @OptionGroup var bayerOptions: BayerOptions
+
+    func resolved() throws -> ResolvedRecipe {
+        try EffectiveRecipe.resolve(try EffectiveRecipe.layer(file: recipeFile.recipe, [recipeOptions, bayerOptions]))
+    }
 
     func run() throws {
-        let recipe = try recipeOptions.recipe()
-        let decode = try recipeOptions.decodeOptions()
+        let r = try resolved()
         let raw: RawImage
-        do throws(DecodeError) { raw = try RawDecoder.decode(path: file, options: decode) } catch {
+        do throws(DecodeError) { raw = try RawDecoder.decode(path: file, options: r.decode) } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)
         }
         do throws(DevelopFailure) {
-            let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: file)
+            let plan = try PlanBuilder.plan(for: raw, recipe: r.develop, path: file)
             Console.out("\(file)")
             for line in plan.explanation { Console.out("  " + line) }
         } catch {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
 import Foundation
@@ -18,10 +19,14 @@ struct InfoCommand: ParsableCommand {
     @Flag(help: "Also decode the pixels and print per-channel statistics of the stored values.")
     var stats = false
 
-    @OptionGroup var recipeOptions: RecipeOptions
+    @OptionGroup var bayerOptions: BayerOptions
+
+    func decodeOptions() throws -> DecodeOptions {
+        try EffectiveRecipe.resolve(try EffectiveRecipe.layer(file: nil, [bayerOptions])).decode
+    }
 
     func run() throws {
-        let decode = try recipeOptions.decodeOptions()
+        let decode = try decodeOptions()
         var failed = false
         var jsonItems: [String] = []
         for path in files {

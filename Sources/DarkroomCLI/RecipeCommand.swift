@@ -10,49 +10,38 @@ struct RecipeCommand: ParsableCommand {
         abstract: "Show the effective recipe (defaults ← recipe file ← flags) as a YAML recipe file.",
         discussion: """
         A recipe file is one YAML mapping whose keys are the long flag names of `develop`; every \
-        key is optional and unknown keys are an error:
+        key is optional; unknown or duplicate keys, anchors/aliases, nesting deeper than \
+        \(8) levels and files over 1 MiB are errors. Flags override the file's values. Lists \
+        take a YAML list or comma-separated text (format: [jpeg, tiff]); matte takes a mapping \
+        (matte: {skin: skin.png}).
 
-          color-space: srgb          # \(OutputColorSpace.allCases.map(\.rawValue).joined(separator: " | "))
-          demosaic: \(DemosaicAlgorithm.default.rawValue)             # \(DemosaicAlgorithm.allCases.map(\.rawValue).joined(separator: " | "))
-          wb: as-shot                # as-shot | KELVIN[,TINT] | xy:X,Y
-          exposure: 0                # stops, added to BaselineExposure
-          baseline-exposure: true
-          tone: standard             # standard | linear
-          bit-depth: 8               # 8 | 16 (TIFF/HEIF)
-          dither: true
-          crop: true                 # DefaultCrop
-          orientation: true
-          opcodes: true              # OpcodeList1/2/3
-          thumbnail-size: 320
-          tile-size: 256             # speed only
-          threads: 0                 # speed only; 0 = cores / files in flight
-          format: [jpeg]             # any of jpeg, heif, tiff
-          quality: 90                # 1…100; absent = the format's default
-          strip-metadata: false
-          name: "{dir}/{stem}"
-          mattes: []                 # \(MatteKind.allCases.map(\.rawValue).joined(separator: " | "))
-          matte: {skin: skin.png}    # supplied mattes, KIND: FILE.png
+        Every option below, its values and its default (the one schema all flags, recipe keys, \
+        validation and the recipe hash come from). [pixels] and [bytes] options are covered by \
+        the recipe hash recorded in OUTDIR's manifest (quality, chroma, mattes and matte as \
+        given); [speed], [naming] and [run] ones are not; [input] ones through the decode options.
 
-        The recipe hash recorded in the manifest covers every key but tile-size, threads, \
-        format (recorded per output) and name.
+        \(RecipeSchema.listing)
         """)
 
     @Flag(name: .customLong("print"), help: "Print the effective recipe (the default action).")
     var printRecipe = false
 
+    @OptionGroup var recipeFile: RecipeFileOption
     @OptionGroup var outputOptions: OutputOptions
     @OptionGroup var recipeOptions: RecipeOptions
+    @OptionGroup var bayerOptions: BayerOptions
+
+    func layer() throws -> BatchRecipe {
+        try EffectiveRecipe.layer(file: recipeFile.recipe, [recipeOptions, outputOptions, bayerOptions])
+    }
 
     func run() throws {
-        var r = try outputOptions.effective(recipeOptions)
-        let resolved: (recipe: DevelopRecipe, export: ExportOptions, formats: [OutputFormat])
-        do { resolved = try r.resolved() } catch { throw ValidationError(error.description) }
-        r.develop = resolved.recipe.fileSettings
-        r.formats = resolved.formats
-        r.stripMetadata = resolved.export.stripMetadata
-        r.name = r.name ?? OutputNamer.defaultTemplate
-        r.mattes = r.mattes ?? []
-        print("# darkroom \(DarkroomVersion.string) recipe (recipe hash \(r.hash(decode: try recipeOptions.decodeOptions()).prefix(16)))")
-        print(r.yaml(), terminator: "")
+        let recipe = try layer()
+        let resolved = try EffectiveRecipe.resolve(recipe)
+        let yaml: String
+        do { yaml = try recipe.effectiveYAML() } catch { throw ValidationError(error.description) }
+        // The same hash `develop` records in the manifest for this recipe.
+        print("# darkroom \(DarkroomVersion.string) recipe (recipe hash \(recipe.hash(decode: resolved.decode).prefix(16)))")
+        print(yaml, terminator: "")
     }
 }

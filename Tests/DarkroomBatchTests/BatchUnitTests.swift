@@ -137,8 +137,8 @@ struct BatchUnitTests {
         try yaml.write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
         let file = try BatchRecipe.load(path: dir + "/r.yaml")
         var flags = BatchRecipe()
-        flags.develop.exposure = -1
-        flags.formats = [.heif]
+        try flags.set("exposure", .text("-1"))
+        try flags.set("format", .text("heif"))
         let merged = file.overlaid(by: flags)
         let (recipe, export, formats) = try merged.resolved()
         #expect(recipe.colorSpace == .p3)
@@ -155,10 +155,10 @@ struct BatchUnitTests {
         #expect(try BatchRecipe.load(path: dir + "/p.yaml") == merged)
         // Tile size and threads never change the recipe hash; exposure does.
         var fast = merged
-        fast.develop.tileSize = 64; fast.develop.threads = 7
+        try fast.set("tile-size", .text("64")); try fast.set("threads", .text("7"))
         #expect(fast.hash(decode: .init()) == merged.hash(decode: .init()))
         var brighter = merged
-        brighter.develop.exposure = 1
+        try brighter.set("exposure", .text("1"))
         #expect(brighter.hash(decode: .init()) != merged.hash(decode: .init()))
     }
 
@@ -178,9 +178,12 @@ struct BatchUnitTests {
     }
 
     @Test func whiteBalanceTextRoundTrips() throws {
-        for text in ["as-shot", "5500", "5500,+10", "3200,-5", "xy:0.3127,0.329"] {
-            let spec = try DevelopRecipe.parseWhiteBalance(text)
-            #expect(DevelopRecipe.formatWhiteBalance(spec) == text)
+        for text in ["as-shot", "5500", "5500,+10", "3200,-5", "xy:0.3127,0.329", "auto", "tungsten", "rect:1,2,3,4", "gains:2.0,1.0,1.5"] {
+            let request = try WhiteBalanceRequest.parse(text)
+            #expect(request.text == text)
+            var recipe = DevelopRecipe()
+            recipe.setWhiteBalance(request)
+            #expect(recipe.whiteBalanceText == text)
         }
     }
 }

@@ -53,7 +53,21 @@ public enum WhiteBalanceRequest: Sendable, Equatable, Codable {
                 return "\(option) '\(value)': \(reason)"
             }
         }
+
+        /// The reason without the option name, for messages that name the option themselves
+        /// (`--wb: …`, `recipe.yaml: wb: …`).
+        public var reason: String {
+            switch self {
+            case .unknown(let s): return "'\(s)' is not one of \(WhiteBalanceRequest.grammar)"
+            case .badNumbers(_, let value, let reason): return "'\(value)': \(reason)"
+            }
+        }
     }
+
+    /// Every `--wb` form `parse` accepts, for help and messages (the one list: the recipe schema
+    /// and `darkroom recipe --help` show this text).
+    public static let grammar = "as-shot | camera | auto | " + Preset.allCases.map(\.rawValue).joined(separator: " | ")
+        + " | KELVIN[,TINT] (1700…100000 K, tint −150…150) | xy:X,Y"
 
     /// Parses a `--wb` value (see the type's documentation).
     public static func parse(_ s: String) throws(ParseError) -> WhiteBalanceRequest {
@@ -119,7 +133,37 @@ public enum WhiteBalanceRequest: Sendable, Equatable, Codable {
         return v
     }
 
+    /// The recipe spelling `parse` reads back to this request.
+    public var text: String {
+        switch self {
+        case .asShot: return "as-shot"
+        case .auto: return "auto"
+        case .preset(let p): return p.rawValue
+        case .temperature(let k, let t): return WhiteBalanceSpec.temperature(kelvin: k, tint: t).text
+        case .whiteXY(let c): return WhiteBalanceSpec.whiteXY(c).text
+        case .rect(let q): return "rect:\(q.x),\(q.y),\(q.width),\(q.height)"
+        case .gains(let g): return "gains:\(g.x),\(g.y),\(g.z)"
+        }
+    }
+
     // MARK: Resolve
+
+    /// Why this request cannot be used on `raw`, or nil: a `.rect` patch must lie inside the
+    /// displayed image (DefaultCrop, then Orientation 5…8 swap width and height), the frame
+    /// `WhiteBalanceEstimator.storedRect` maps from.
+    public func problem(in raw: RawImage) -> String? {
+        guard case .rect(let r) = self else { return nil }
+        let m = raw.metadata
+        let crop = m.defaultCrop ?? PixelRect(x: 0, y: 0, width: raw.width, height: raw.height)
+        let swap = (5...8).contains(m.orientation)
+        let w = swap ? crop.height : crop.width, h = swap ? crop.width : crop.height
+        let (x1, o1) = r.x.addingReportingOverflow(r.width)
+        let (y1, o2) = r.y.addingReportingOverflow(r.height)
+        guard !o1, !o2, r.x >= 0, r.y >= 0, r.width >= 1, r.height >= 1, x1 <= w, y1 <= h else {
+            return "--wb-rect \(r.x),\(r.y),\(r.width),\(r.height) is not inside the \(w)x\(h) displayed image"
+        }
+        return nil
+    }
 
     /// The white balance to develop `raw` with: presets and temperatures become
     /// `.temperature` (solved through `model`'s profile by `DNGColorModel.solve`), `auto` and

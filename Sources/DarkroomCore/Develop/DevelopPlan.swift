@@ -132,6 +132,7 @@ public struct DevelopPlan: Sendable {
         }
         var wb = recipe.whiteBalance
         if let request = recipe.whiteBalanceRequest {
+            if let raw, let problem = request.problem(in: raw) { throw .invalidRecipe(problem) }
             if let raw { wb = request.resolve(raw: raw, model: model) } else if case .asShot = request {} else {
                 warnings.append("white balance \(request) needs the image; using as-shot")
             }
@@ -167,7 +168,7 @@ public struct DevelopPlan: Sendable {
         self.proPhotoToOutput = space.xyzD50ToLinearRGB * proPhoto.linearRGBToXYZD50
         let yRow = space.linearRGBToXYZD50.row(1)
         self.luminance = SIMD3<Float>(Float(yRow.x), Float(yRow.y), Float(yRow.z))
-        self.tone = ToneCurve(mode: recipe.tone, headroom: Float(max(1, pow(2, stops))),
+        self.tone = ToneCurve(mode: recipe.tone, shoulder: Float(recipe.toneShoulder), headroom: Float(max(1, pow(2, stops))),
                               profileCurve: recipe.tone == .standard ? tables?.toneCurve : nil)
 
         // Geometry.

@@ -23,6 +23,11 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var applyBaselineExposure: Bool = true
     /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
     public var tone: ToneCurve.Mode = .standard
+    /// Shoulder b of the standard tone curve y = (1 + b)·x / (x + b) (`--tone-shoulder`; see
+    /// `ToneCurve`): smaller values compress highlights harder and lift shadows more, larger
+    /// ones approach the linear render. Not used by `.linear` or a profile's ProfileToneCurve.
+    /// Default 2.0.
+    public var toneShoulder: Double = 2.0
     /// Gamut mapping into the output space (`--gamut`): `.preserveHue` desaturates out-of-gamut
     /// (negative) components toward the pixel's luminance, keeping hue and Y; `.clip` clips each
     /// channel (for colour scientists who want plain clipping).
@@ -55,4 +60,56 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
 public enum GamutMode: String, Sendable, Codable, CaseIterable {
     case preserveHue = "preserve-hue"
     case clip
+}
+
+extension DevelopRecipe {
+    /// Sets white balance from a request: plain whites (as-shot, KELVIN[,TINT], xy) directly,
+    /// image-dependent ones (auto, presets, rect, gains) as a request the plan resolves.
+    public mutating func setWhiteBalance(_ request: WhiteBalanceRequest) {
+        switch request {
+        case .asShot: whiteBalance = .asShot; whiteBalanceRequest = nil
+        case .temperature(let k, let t): whiteBalance = .temperature(kelvin: k, tint: t); whiteBalanceRequest = nil
+        case .whiteXY(let c): whiteBalance = .whiteXY(c); whiteBalanceRequest = nil
+        default: whiteBalanceRequest = request
+        }
+    }
+
+    /// The white balance in recipe spelling (`WhiteBalanceRequest.parse` reads it back).
+    public var whiteBalanceText: String { whiteBalanceRequest?.text ?? whiteBalance.text }
+
+    /// Which DNG opcode lists run: `all` (also true/yes), `none` (also false/no) or a list like
+    /// `list1,list3`.
+    public struct OpcodeSelection: Sendable, Equatable {
+        public var apply: Bool
+        public var lists: Set<Int>
+
+        public init(apply: Bool, lists: Set<Int>) { self.apply = apply; self.lists = lists }
+
+        public struct ParseError: Error, Sendable, CustomStringConvertible {
+            public var description: String
+        }
+
+        public init(parsing text: String) throws(ParseError) {
+            let t = text.lowercased().replacingOccurrences(of: " ", with: "")
+            switch t {
+            case "all", "true", "yes": self.init(apply: true, lists: [1, 2, 3])
+            case "none", "false", "no": self.init(apply: false, lists: [1, 2, 3])
+            default:
+                var lists = Set<Int>()
+                for part in t.split(separator: ",") {
+                    guard part.hasPrefix("list"), let n = Int(part.dropFirst(4)), (1...3).contains(n) else {
+                        throw ParseError(description: "must be all, none, or a list of list1, list2, list3 (got '\(text)')")
+                    }
+                    lists.insert(n)
+                }
+                guard !lists.isEmpty else { throw ParseError(description: "empty list") }
+                self.init(apply: true, lists: lists)
+            }
+        }
+
+        /// `all`, `none` or `listA,listB` (sorted).
+        public var text: String {
+            !apply ? "none" : lists == [1, 2, 3] ? "all" : lists.sorted().map { "list\($0)" }.joined(separator: ",")
+        }
+    }
 }
