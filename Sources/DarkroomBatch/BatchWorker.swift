@@ -57,7 +57,7 @@ public enum BatchWorker {
         let t = Thread {
             while true {
                 if getppid() != p { _exit(0) }
-                sleep(1)
+                usleep(200_000)
             }
         }
         t.start()
@@ -76,6 +76,12 @@ public enum BatchWorker {
 
     /// One job; nil when the supervisor went away mid-job.
     static func run(_ job: WorkerJob, directory: AtomicWriter.Directory, reader: LineReader, faults: [Fault]) -> WorkerReply? {
+        var job = job
+        // A symlinked input is decoded through its target (decoders size files with lstat).
+        var l = PosixStat()
+        if lstat(job.input, &l) == 0, (l.st_mode & S_IFMT) == S_IFLNK {
+            job.input = URL(fileURLWithPath: job.input).resolvingSymlinksInPath().path
+        }
         let decode = job.decode.options
         let md: RawMetadata
         do throws(DecodeError) { md = try RawDecoder.metadata(path: job.input, options: decode) } catch {
