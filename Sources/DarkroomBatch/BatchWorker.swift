@@ -46,7 +46,9 @@ public enum BatchWorker {
             dir.setProtected(identities: job.inputIdentity.map { [$0] } ?? [])
             let answer = run(job, directory: dir, reader: reader, faults: faults)
             guard let answer, reply(answer) else { return 0 }
-            _ = releaseFreeMemory(0)
+            // Freed heap kept by malloc counts as resident: hand it back when it is large enough to
+            // matter against the next file's limit (trimming after every file costs page faults).
+            if residentBytes() > BatchRunner.workerBaseMemory / 2 { _ = releaseFreeMemory(0) }
         }
         return 0
     }
@@ -61,6 +63,14 @@ public enum BatchWorker {
             }
         }
         t.start()
+    }
+
+    /// This process's resident set size in bytes (/proc/self/statm).
+    static func residentBytes() -> Int64 {
+        guard let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) else { return 0 }
+        let fields = text.split(separator: " ")
+        guard fields.count > 1, let pages = Int64(fields[1]) else { return 0 }
+        return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
     }
 
     static func reply(_ r: WorkerReply) -> Bool {
