@@ -143,6 +143,8 @@ public final class BatchRunner: @unchecked Sendable {
         }
         group.wait()
         for s in slots { s.finish() }
+        // Temporary files of workers orphaned by an earlier run that died while this one ran.
+        TempSweeper.sweep(c.outputDirectory)
         report.files = results.values.compactMap { $0 }
         var t = BatchTotals()
         t.files = report.files.count

@@ -73,6 +73,52 @@ struct BatchIsolationTests {
         for n in names { #expect(Self.decodable(out + "/" + (n as NSString).deletingPathExtension + ".jpg")) }
     }
 
+    /// SIGTERM while a file hangs in its worker (no --timeout): the run ends after the grace
+    /// period (10 s), the report says interrupted with the hung file not run, exit 130, and no
+    /// worker outlives it.
+    @Test func sigtermEndsARunWithAHungFile() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let charts = try S.writeCharts(in: dir + "/in", count: 3)
+        let hung = (charts[0] as NSString).lastPathComponent
+        guard let bin = S.binary else { throw S.TestFailure("darkroom binary not found") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = ["develop", dir + "/in", "-o", dir + "/out", "--jobs", "1", "--timeout", "0", "--log", "json", "--report", dir + "/r.json"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["DARKROOM_TEST_FAULT": "hang:\(hung)"]) { $1 }
+        let err = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = err
+        try p.run()
+        // Wait for the hung file's "start" event, then give its worker time to reach the hang.
+        var seen = Data()
+        func started() -> Bool {
+            String(decoding: seen, as: UTF8.self).split(separator: "\n").contains { $0.contains("\"event\":\"start\"") && $0.contains(hung) }
+        }
+        while !started() {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        let drain = Thread { _ = err.fileHandleForReading.readDataToEndOfFile() }
+        drain.start()
+        usleep(2_000_000)
+        let signalled = Date()
+        kill(p.processIdentifier, SIGTERM)
+        let watchdog = DispatchWorkItem { kill(p.processIdentifier, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 60, execute: watchdog)
+        p.waitUntilExit()
+        watchdog.cancel()
+        #expect(Date().timeIntervalSince(signalled) < 30)
+        #expect(Date().timeIntervalSince(signalled) >= Interrupt.gracePeriod - 1, "the running file had its grace period")
+        #expect(p.terminationReason == .exit && p.terminationStatus == 130)
+        let rep = try S.report(dir + "/r.json")
+        #expect(S.totals(rep)["interrupted"] as? Bool == true)
+        #expect(Self.entry(rep, hung)?["status"] as? String == "not-run")
+        Self.waitForWorkers(of: p.processIdentifier)
+        #expect(!S.tree(dir + "/out").contains { $0.contains(".tmp-") })
+    }
+
     /// FIFOs, /dev/zero and sockets are refused without being opened (a FIFO with no writer would
     /// block an open forever); symlink loops in a -r walk end; a file reached twice develops once.
     @Test func oddInputsAreRefusedAndLoopsEnd() throws {
