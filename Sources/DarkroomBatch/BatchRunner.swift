@@ -55,7 +55,8 @@ public struct BatchProgress: Sendable {
 /// `--jobs` slot, reused across files. A worker that dies (a signal), passes `--timeout` or its
 /// memory limit is killed and that file fails with category `crashed`, `timeout` or `memory`; the
 /// next file gets a fresh worker. The memory limit of a worker developing a file is
-/// `max(2 × estimate, --memory ÷ jobs) + 256 MiB` of resident memory (`MemoryGate.estimate`).
+/// `max(2 × estimate, --memory ÷ jobs) + 256 MiB` of resident memory (`MemoryGate.estimate`), at
+/// most the physical memory.
 public final class BatchRunner: @unchecked Sendable {
     public let configuration: BatchConfiguration
     private let onEvent: @Sendable (BatchEvent) -> Void
@@ -150,7 +151,7 @@ public final class BatchRunner: @unchecked Sendable {
         t.files = report.files.count
         for f in report.files {
             switch f.status {
-            case .developed: t.developed += 1; t.megapixels += Double((f.width ?? 0) * (f.height ?? 0)) / 1e6
+            case .developed: t.developed += 1; t.megapixels += Double(f.width ?? 0) * Double(f.height ?? 0) / 1e6
             case .upToDate: t.upToDate += 1
             case .skipped: t.skipped += 1
             case .previouslyFailed: t.previouslyFailed += 1
@@ -236,7 +237,7 @@ public final class BatchRunner: @unchecked Sendable {
         lock.lock()
         progress.done += 1
         if r.status == .failed { progress.failed += 1 }
-        if r.status == .developed { progress.megapixels += Double((r.width ?? 0) * (r.height ?? 0)) / 1e6 }
+        if r.status == .developed { progress.megapixels += Double(r.width ?? 0) * Double(r.height ?? 0) / 1e6 }
         progress.elapsed = Date().timeIntervalSince(start)
         let p = progress
         onEvent(.finished(r, progress: p))
@@ -295,6 +296,14 @@ public final class BatchRunner: @unchecked Sendable {
             slot.discard()
             return .interrupted
         }
+    }
+
+    /// A worker's resident-memory limit while it develops a file: `max(2 × estimate, --memory ÷
+    /// jobs) + 256 MiB`, at most the physical memory (bytes; saturating).
+    static func memoryLimit(estimate: Int64, share: Int64) -> Int64 {
+        let doubled = MemoryGate.saturating(max(estimate, 0), 2)
+        let sum = max(doubled, share).addingReportingOverflow(workerBaseMemory)
+        return min(sum.overflow ? Int64.max : sum.partialValue, max(MemoryGate.physicalMemory, workerBaseMemory))
     }
 
     static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
@@ -427,7 +436,7 @@ public final class BatchRunner: @unchecked Sendable {
             rep.error = error.description; rep.category = .manifest
             return abandon(.failed)
         }
-        let limit = max(2 * estimate, ctx.workerShare) + Self.workerBaseMemory
+        let limit = Self.memoryLimit(estimate: estimate, share: ctx.workerShare)
         let result: WorkerReply
         switch exchange(slot, WorkerGo(go: true), memoryLimit: limit, input: input.path) {
         case .interrupted: rep.status = .notRun; return rep

@@ -68,8 +68,11 @@ final class WorkerProcess {
         self.pid = pid; self.toWorker = toWorker; self.reader = LineReader(fd: fromWorker)
     }
 
+    private var inputClosed = false
+
     deinit {
-        close(toWorker); close(reader.fd)
+        if !inputClosed { close(toWorker) }
+        close(reader.fd)
         if !reaped { kill(pid, SIGKILL); _ = reap() }
     }
 
@@ -124,7 +127,7 @@ final class WorkerProcess {
     /// Ends an idle worker: closing its input makes it exit; reaped so its peak memory counts in
     /// RUSAGE_CHILDREN.
     func finish() {
-        close(toWorker)
+        if !inputClosed { close(toWorker); inputClosed = true }
         _ = reap()
     }
 
