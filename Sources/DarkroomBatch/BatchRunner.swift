@@ -247,8 +247,9 @@ public final class BatchRunner: @unchecked Sendable {
     /// The outcome of one message to a worker.
     enum Exchange {
         case reply(WorkerReply)
-        /// The worker died, timed out or passed its memory limit (it is gone).
-        case lost(FailureCategory, String)
+        /// The worker died, timed out or passed its memory limit (it is gone); `remember`: the
+        /// input caused it (a fault signal, timeout, memory), so it is recorded as a failure.
+        case lost(FailureCategory, String, remember: Bool)
         /// Killed after an interrupt's grace period.
         case interrupted
     }
@@ -259,7 +260,7 @@ public final class BatchRunner: @unchecked Sendable {
         let worker: WorkerProcess
         switch slot.worker() {
         case .success(let w): worker = w
-        case .failure(let e): return .lost(.crashed, "\(input): \(e.description)")
+        case .failure(let e): return .lost(.crashed, "\(input): \(e.description)", remember: false)
         }
         let timeout = configuration.timeoutSeconds
         if !worker.send(message) {
@@ -267,7 +268,7 @@ public final class BatchRunner: @unchecked Sendable {
             slot.discard()
             guard case .success(let fresh) = slot.worker(), fresh.send(message) else {
                 slot.discard()
-                return .lost(.crashed, "\(input): cannot start a worker process")
+                return .lost(.crashed, "\(input): cannot start a worker process", remember: false)
             }
             return wait(slot, fresh, timeout: timeout, memoryLimit: memoryLimit, input: input)
         }
@@ -280,18 +281,18 @@ public final class BatchRunner: @unchecked Sendable {
         case .line(let l):
             guard let r = try? JSONDecoder().decode(WorkerReply.self, from: Data(l)) else {
                 slot.discard()
-                return .lost(.crashed, "\(input): the worker process sent an unreadable reply; killed")
+                return .lost(.crashed, "\(input): the worker process sent an unreadable reply; killed", remember: false)
             }
             return .reply(r)
-        case .died(let why):
+        case .died(let why, let inputFault):
             slot.discard()
-            return .lost(.crashed, "\(input): \(why)")
+            return .lost(.crashed, "\(input): \(why)", remember: inputFault)
         case .timedOut:
             slot.discard()
-            return .lost(.timeout, "\(input): no result after \(Self.seconds(timeout)) s (--timeout); worker process killed")
+            return .lost(.timeout, "\(input): no result after \(Self.seconds(timeout)) s (--timeout); worker process killed", remember: true)
         case .overMemory(let mb):
             slot.discard()
-            return .lost(.memory, "\(input): the worker process used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; killed")
+            return .lost(.memory, "\(input): the worker process used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; killed", remember: true)
         case .interrupted:
             slot.discard()
             return .interrupted
@@ -390,9 +391,9 @@ public final class BatchRunner: @unchecked Sendable {
         let size: WorkerReply
         switch exchange(slot, workerJob, memoryLimit: Self.workerBaseMemory + ctx.workerShare, input: input.path) {
         case .interrupted: rep.status = .notRun; return rep
-        case .lost(let category, let message):
+        case .lost(let category, let message, let remember):
             rep.error = message; rep.category = category; rep.outputs = []
-            recordFailure(rep, hashed ?? stat.withHash(path: input.path), ctx, key: job.name)
+            if remember { recordFailure(rep, hashed ?? stat.withHash(path: input.path), ctx, key: job.name) }
             return rep
         case .reply(let r): size = r
         }
@@ -440,10 +441,10 @@ public final class BatchRunner: @unchecked Sendable {
         let result: WorkerReply
         switch exchange(slot, WorkerGo(go: true), memoryLimit: limit, input: input.path) {
         case .interrupted: rep.status = .notRun; return rep
-        case .lost(let category, let message):
+        case .lost(let category, let message, let remember):
             rep.error = message; rep.category = category
             rep.outputs = outs.filter { dir.exists($0.rel) }.map(\.abs)
-            recordFailure(rep, full, ctx, key: job.name)
+            if remember { recordFailure(rep, full, ctx, key: job.name) }
             return rep
         case .reply(let r): result = r
         }

@@ -9,8 +9,10 @@ import Foundation
 /// starts a fresh worker. A worker develops many files (start-up is paid once per worker).
 ///
 /// The worker writes only below the job's output directory, through its descriptor
-/// (`AtomicWriter.confine`), never replacing the input it develops. It ignores SIGINT (Ctrl-C
-/// is the supervisor's to handle) and exits when its supervisor is gone.
+/// (`AtomicWriter.confine`), never replacing the input it develops. It ignores SIGINT and SIGTERM
+/// (Ctrl-C or a stop sent to the process group is the supervisor's to handle: running files
+/// finish within the grace period, then the supervisor kills its workers) and exits when its
+/// supervisor is gone.
 ///
 /// Test-only fault hook, honoured only here: `DARKROOM_TEST_FAULT=crash:NAME,hang:NAME,memory:NAME`
 /// makes the develop step of the input whose file name is NAME raise SIGSEGV, sleep forever, or
@@ -26,6 +28,7 @@ public enum BatchWorker {
     /// Runs the worker loop until standard input ends; returns the exit status.
     public static func main() -> Int32 {
         signal(SIGINT, SIG_IGN)
+        signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         watchParent()
         let faults = Fault.parse(ProcessInfo.processInfo.environment["DARKROOM_TEST_FAULT"] ?? "")

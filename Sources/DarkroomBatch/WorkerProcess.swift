@@ -19,7 +19,10 @@ final class WorkerProcess {
 
     enum Outcome {
         case line([UInt8])
-        case died(String)
+        /// The description, and whether the input caused it (a fault signal: SIGSEGV, SIGBUS,
+        /// SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS) rather than something outside (SIGKILL or
+        /// SIGHUP from elsewhere, an exit status).
+        case died(String, inputFault: Bool)
         case timedOut
         case overMemory(Double)
         case interrupted
@@ -88,14 +91,14 @@ final class WorkerProcess {
         let page = Int64(sysconf(Int32(_SC_PAGESIZE)))
         while true {
             if let l = reader.bufferedLine() { return .line(l) }
-            if reader.atEnd { return .died(deathDescription()) }
+            if reader.atEnd { return died() }
             var p = pollfd(fd: reader.fd, events: Int16(POLLIN), revents: 0)
             let r = poll(&p, 1, 100)
             if r > 0 {
-                if !reader.fill() { return .died(deathDescription()) }
+                if !reader.fill() { return died() }
                 continue
             }
-            if r < 0 && errno != EINTR { return .died(deathDescription()) }
+            if r < 0 && errno != EINTR { return died() }
             if let deadline, Date().timeIntervalSince1970 >= deadline { terminate(); return .timedOut }
             if memoryLimit > 0, let rss = residentPages().map({ $0 * page }), rss > memoryLimit {
                 terminate()
@@ -140,14 +143,15 @@ final class WorkerProcess {
         return status
     }
 
-    /// "worker killed by SIGSEGV (signal 11)" or "worker exited with status N".
-    private func deathDescription() -> String {
+    /// "worker process killed by SIGSEGV (signal 11)" or "worker process exited … status N".
+    private func died() -> Outcome {
         let s = reap()
         let sig = s & 0x7F
         if sig != 0 && sig != 0x7F {
-            return "worker process killed by \(Self.signalName(sig)) (signal \(sig))"
+            let fault: Set<Int32> = [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE, SIGSYS]
+            return .died("worker process killed by \(Self.signalName(sig)) (signal \(sig))", inputFault: fault.contains(sig))
         }
-        return "worker process exited unexpectedly with status \((s >> 8) & 0xFF)"
+        return .died("worker process exited unexpectedly with status \((s >> 8) & 0xFF)", inputFault: false)
     }
 
     static func signalName(_ sig: Int32) -> String {

@@ -119,6 +119,57 @@ struct BatchIsolationTests {
         #expect(!S.tree(dir + "/out").contains { $0.contains(".tmp-") })
     }
 
+    /// A worker killed from outside (SIGKILL while it develops): the file fails with the signal
+    /// named, the batch goes on, and the file is not remembered as an input failure, so the rerun
+    /// develops it.
+    @Test func workerKilledFromOutsideIsRetriedNextRun() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let charts = try S.writeCharts(in: dir + "/in", count: 3)
+        let victim = (charts[0] as NSString).lastPathComponent
+        guard let bin = S.binary else { throw S.TestFailure("darkroom binary not found") }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: bin)
+        p.arguments = ["develop", dir + "/in", "-o", dir + "/out", "--jobs", "1", "--timeout", "0", "--log", "json", "--report", dir + "/r.json"]
+        p.environment = ProcessInfo.processInfo.environment.merging(["DARKROOM_TEST_FAULT": "hang:\(victim)"]) { $1 }
+        let err = Pipe()
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = err
+        try p.run()
+        var seen = Data()
+        while !String(decoding: seen, as: UTF8.self).split(separator: "\n").contains(where: { $0.contains("\"event\":\"start\"") && $0.contains(victim) }) {
+            let chunk = err.fileHandleForReading.availableData
+            if chunk.isEmpty { break }
+            seen += chunk
+        }
+        let drain = Thread { _ = err.fileHandleForReading.readDataToEndOfFile() }
+        drain.start()
+        usleep(1_000_000)
+        let workers = Self.workers(of: p.processIdentifier)
+        #expect(workers.count == 1)
+        for w in workers { kill(w, SIGKILL) }
+        let watchdog = DispatchWorkItem { kill(p.processIdentifier, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + 120, execute: watchdog)
+        p.waitUntilExit()
+        watchdog.cancel()
+        #expect(p.terminationStatus == 1)
+        let rep = try S.report(dir + "/r.json")
+        #expect(Self.entry(rep, victim)?["category"] as? String == "crashed")
+        #expect((Self.entry(rep, victim)?["error"] as? String ?? "").contains("SIGKILL"))
+        #expect(S.totals(rep)["developed"] as? Int == 2)
+        let again = try S.run(["develop", dir + "/in", "-o", dir + "/out", "--report", dir + "/r2.json", "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(Self.entry(try S.report(dir + "/r2.json"), victim)?["status"] as? String == "developed")
+    }
+
+    /// Pids of the live workers of supervisor `pid`.
+    static func workers(of pid: Int32) -> [Int32] {
+        ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap { entry in
+            guard let p = Int32(entry), let env = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { return nil }
+            return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DARKROOM_WORKER_PARENT=\(pid)" } ? p : nil
+        }
+    }
+
     /// FIFOs, /dev/zero and sockets are refused without being opened (a FIFO with no writer would
     /// block an open forever); symlink loops in a -r walk end; a file reached twice develops once.
     @Test func oddInputsAreRefusedAndLoopsEnd() throws {
@@ -288,11 +339,7 @@ struct BatchIsolationTests {
     /// within 0.2 s and exits).
     static func waitForWorkers(of pid: Int32) {
         for _ in 0..<50 {
-            let alive = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).contains { entry in
-                guard Int32(entry) != nil, let env = FileManager.default.contents(atPath: "/proc/\(entry)/environ") else { return false }
-                return env.split(separator: 0).contains { String(decoding: $0, as: UTF8.self) == "DARKROOM_WORKER_PARENT=\(pid)" }
-            }
-            if !alive { return }
+            if workers(of: pid).isEmpty { return }
             usleep(100_000)
         }
     }
