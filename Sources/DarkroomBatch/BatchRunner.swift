@@ -98,7 +98,7 @@ public final class BatchRunner: @unchecked Sendable {
         let reportRelative = try checkReport(c.reportPath, directory: dir, inputs: identities)
         // Names are decided over the whole input list (before sharding), so every shard agrees.
         var exifs = [ExifInfo?](repeating: nil, count: inputs.count)
-        if namer.needsMetadata { exifs = probeExif(inputs, slots: slots) }
+        if namer.needsMetadata { exifs = probeExif(inputs, slots: slots, registry: registry) }
         let names = namer.names(for: inputs) { i in exifs[i] }
         var jobs: [Job] = []
         for (i, input) in inputs.enumerated() where c.shard?.contains(relativePath: input.relativePath) ?? true {
@@ -142,7 +142,7 @@ public final class BatchRunner: @unchecked Sendable {
             t.stackSize = 8 << 20
             t.start()
         }
-        group.wait()
+        registry.serve(until: group)
         for s in slots { s.finish() }
         // Temporary files of workers orphaned by an earlier run that died while this one ran.
         TempSweeper.sweep(c.outputDirectory)
@@ -194,7 +194,7 @@ public final class BatchRunner: @unchecked Sendable {
 
     /// The EXIF of every input (for `{camera}`/`{date}` names), read by the workers; nil for a
     /// file that cannot be read (it fails later, when developed).
-    func probeExif(_ inputs: [BatchInput], slots: [WorkerSlot]) -> [ExifInfo?] {
+    func probeExif(_ inputs: [BatchInput], slots: [WorkerSlot], registry: WorkerRegistry) -> [ExifInfo?] {
         let c = configuration
         let box = SlotBox([ExifInfo?](repeating: nil, count: inputs.count))
         let next = Counter()
@@ -215,7 +215,7 @@ public final class BatchRunner: @unchecked Sendable {
             t.stackSize = 8 << 20
             t.start()
         }
-        group.wait()
+        registry.serve(until: group)
         return box.values
     }
 
@@ -493,8 +493,8 @@ final class WorkerSlot: @unchecked Sendable {
     func worker() -> Result<WorkerProcess, BatchError> {
         lock.lock(); defer { lock.unlock() }
         if let current { return .success(current) }
-        switch WorkerProcess.spawn(executable: executable) {
-        case .success(let w): current = w; registry.add(w.pid); return .success(w)
+        switch registry.spawn(executable: executable) {
+        case .success(let w): current = w; return .success(w)
         case .failure(let e): return .failure(e)
         }
     }
@@ -512,16 +512,66 @@ final class WorkerSlot: @unchecked Sendable {
     }
 }
 
-/// The live worker pids, killed when the run is aborted (a second Ctrl-C).
+/// The live worker pids (killed when the run is aborted: a second Ctrl-C), and the one place
+/// workers are started: on the thread that runs the batch (the thread that created this), which
+/// serves requests from the supervisor threads while it waits for them. A worker asks the kernel
+/// to kill it when the thread that started it ends (PR_SET_PDEATHSIG), so no worker outlives a
+/// supervisor that was killed, even by SIGKILL; starting every worker on the long-lived run
+/// thread keeps that from firing when a short-lived supervisor thread ends.
 final class WorkerRegistry: @unchecked Sendable {
     private var pids = Set<pid_t>()
-    private let lock = NSLock()
-    func add(_ p: pid_t) { lock.lock(); pids.insert(p); lock.unlock() }
-    func remove(_ p: pid_t) { lock.lock(); pids.remove(p); lock.unlock() }
+    private let cond = NSCondition()
+    private var requests: [Request] = []
+    private let owner = pthread_self()
+
+    final class Request {
+        let executable: String
+        var result: Result<WorkerProcess, BatchError>?
+        init(_ executable: String) { self.executable = executable }
+    }
+
+    func remove(_ p: pid_t) { cond.lock(); pids.remove(p); cond.unlock() }
+
     func killAll() {
-        lock.lock(); let all = pids; lock.unlock()
+        cond.lock(); let all = pids; cond.unlock()
         for p in all { kill(p, SIGKILL) }
         for p in all { var s: Int32 = 0; waitpid(p, &s, 0) }
+    }
+
+    /// Starts a worker on the run thread (directly when called there).
+    func spawn(executable: String) -> Result<WorkerProcess, BatchError> {
+        if pthread_equal(pthread_self(), owner) != 0 { return spawnHere(executable) }
+        let r = Request(executable)
+        cond.lock()
+        requests.append(r)
+        cond.broadcast()
+        while true {
+            if let result = r.result { cond.unlock(); return result }
+            cond.wait()
+        }
+    }
+
+    private func spawnHere(_ executable: String) -> Result<WorkerProcess, BatchError> {
+        let result = WorkerProcess.spawn(executable: executable)
+        if case .success(let w) = result { cond.lock(); pids.insert(w.pid); cond.unlock() }
+        return result
+    }
+
+    /// On the run thread: starts the workers the supervisor threads ask for until `group` is done.
+    func serve(until group: DispatchGroup) {
+        while true {
+            cond.lock()
+            if requests.isEmpty { _ = cond.wait(until: Date().addingTimeInterval(0.02)) }
+            let pending = requests
+            requests = []
+            cond.unlock()
+            for r in pending {
+                let result = spawnHere(r.executable)
+                cond.lock(); r.result = result; cond.broadcast(); cond.unlock()
+            }
+            // A thread of the group waiting for a worker keeps the group from finishing.
+            if pending.isEmpty && group.wait(timeout: .now()) == .success { return }
+        }
     }
 }
 

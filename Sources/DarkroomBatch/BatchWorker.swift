@@ -56,9 +56,13 @@ public enum BatchWorker {
         return 0
     }
 
-    /// Exits when the supervisor dies (this process is then re-parented).
+    /// Ends this process when the supervisor dies: the kernel sends SIGKILL when the supervisor
+    /// thread that started it ends (PR_SET_PDEATHSIG), and, as a fallback, a thread checks every
+    /// 0.2 s whether this process was re-parented.
     static func watchParent() {
         guard let p = ProcessInfo.processInfo.environment[parentVariable].flatMap(Int32.init) else { return }
+        _ = setParentDeathSignal(1 /* PR_SET_PDEATHSIG */, UInt(SIGKILL), 0, 0, 0)
+        if getppid() != p { _exit(0) }    // the supervisor died before the request took effect
         let t = Thread {
             while true {
                 if getppid() != p { _exit(0) }
@@ -188,3 +192,8 @@ public enum BatchWorker {
 /// does not count against the next file's memory limit.
 @_silgen_name("malloc_trim")
 private func releaseFreeMemory(_ pad: Int) -> Int32
+
+/// prctl(2), declared with fixed arguments (the C prototype is variadic; integer arguments are
+/// passed the same way on x86-64 and arm64).
+@_silgen_name("prctl")
+private func setParentDeathSignal(_ option: Int32, _ arg2: UInt, _ arg3: UInt, _ arg4: UInt, _ arg5: UInt) -> Int32
