@@ -138,6 +138,7 @@ public final class BatchRunner: @unchecked Sendable {
                     self.finished(r)
                 }
                 group.leave()
+                registry.wake()
             }
             t.stackSize = 8 << 20
             t.start()
@@ -211,6 +212,7 @@ public final class BatchRunner: @unchecked Sendable {
                     if case .reply(let r) = self.exchange(slot, job, memoryLimit: 0, input: inputs[i].path) { box.set(i, r.exif) }
                 }
                 group.leave()
+                registry.wake()
             }
             t.stackSize = 8 << 20
             t.start()
@@ -522,6 +524,7 @@ final class WorkerRegistry: @unchecked Sendable {
     private var pids = Set<pid_t>()
     private let cond = NSCondition()
     private var requests: [Request] = []
+    private var woken = false
     private let owner = pthread_self()
 
     final class Request {
@@ -557,11 +560,16 @@ final class WorkerRegistry: @unchecked Sendable {
         return result
     }
 
+    /// Called by a supervisor thread after it left the group `serve` waits for (so the run thread
+    /// notices at once, not at its next 20 ms check).
+    func wake() { cond.lock(); woken = true; cond.broadcast(); cond.unlock() }
+
     /// On the run thread: starts the workers the supervisor threads ask for until `group` is done.
     func serve(until group: DispatchGroup) {
         while true {
             cond.lock()
-            if requests.isEmpty { _ = cond.wait(until: Date().addingTimeInterval(0.02)) }
+            if requests.isEmpty && !woken { _ = cond.wait(until: Date().addingTimeInterval(0.02)) }
+            woken = false
             let pending = requests
             requests = []
             cond.unlock()
