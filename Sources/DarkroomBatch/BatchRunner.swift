@@ -64,6 +64,9 @@ public final class BatchRunner: @unchecked Sendable {
     private var progress = BatchProgress(done: 0, total: 0, failed: 0, megapixels: 0, elapsed: 0)
     private var start = Date()
 
+    /// Worker processes at most, whatever `--jobs` asks.
+    public static let maximumWorkers = 1024
+
     /// Resident memory every worker may use beyond its file's share (the process itself, libraries).
     public static let workerBaseMemory: Int64 = 256 << 20
 
@@ -87,7 +90,7 @@ public final class BatchRunner: @unchecked Sendable {
         guard c.timeoutSeconds >= 0, c.timeoutSeconds.isFinite else { throw .usage("--timeout must be ≥ 0 seconds") }
         let registry = WorkerRegistry()
         Interrupt.shared.onAbort { registry.killAll() }
-        let slots = (0..<c.jobs).map { _ in WorkerSlot(executable: c.workerExecutable, registry: registry) }
+        let slots = (0..<min(c.jobs, Self.maximumWorkers)).map { _ in WorkerSlot(executable: c.workerExecutable, registry: registry) }
         slots[0].prestart()    // its start-up overlaps the planning below
         defer { for s in slots { s.finish() } }
         let dir: AtomicWriter.Directory
@@ -107,7 +110,7 @@ public final class BatchRunner: @unchecked Sendable {
         TempSweeper.sweep(c.outputDirectory)
         let manifest = try Manifest(directory: dir, shard: c.shard)
         let recipeHash = c.recipe.hash(decode: c.decode)
-        let workers = max(1, min(c.jobs, jobs.count))
+        let workers = max(1, min(slots.count, jobs.count))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var recipe = resolved.recipe
         if recipe.threads == 0 { recipe.threads = max(1, cores / workers) }
