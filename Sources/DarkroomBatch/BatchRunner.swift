@@ -312,7 +312,7 @@ public final class BatchRunner: @unchecked Sendable {
         return min(sum.overflow ? Int64.max : sum.partialValue, max(MemoryGate.physicalMemory, workerBaseMemory))
     }
 
-    static func seconds(_ s: Double) -> String { s == s.rounded() ? String(Int(s)) : String(s) }
+    static func seconds(_ s: Double) -> String { String(format: "%g", s) }
 
     /// One input, isolated: every failure becomes a report entry, never an abort.
     func process(_ job: Job, _ ctx: Context, _ slot: WorkerSlot) -> BatchFileReport {

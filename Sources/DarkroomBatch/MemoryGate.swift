@@ -14,18 +14,22 @@ public final class MemoryGate: @unchecked Sendable {
     /// Blocks until `bytes` fits; returns false without admitting when `cancelled()` turns true.
     public func acquire(_ bytes: Int64, cancelled: () -> Bool = { false }) -> Bool {
         cond.lock(); defer { cond.unlock() }
-        while !(used + bytes <= budget || running == 0) {
+        func fits() -> Bool {
+            let sum = used.addingReportingOverflow(bytes)
+            return !sum.overflow && sum.partialValue <= budget
+        }
+        while !(fits() || running == 0) {
             if cancelled() { return false }
             _ = cond.wait(until: Date().addingTimeInterval(0.2))
         }
-        used += bytes
+        used = used.addingReportingOverflow(bytes).overflow ? Int64.max : used + bytes
         running += 1
         return true
     }
 
     public func release(_ bytes: Int64) {
         cond.lock()
-        used -= bytes
+        used = max(0, used - bytes)
         running -= 1
         cond.broadcast()
         cond.unlock()

@@ -118,3 +118,17 @@ struct MemoryArithmeticTests {
         #expect(MemoryGate.parseSize("1.5G") == 1_610_612_736)
     }
 }
+
+extension MemoryArithmeticTests {
+    /// A saturated estimate (a file that declares an absurd size) runs alone and never overflows
+    /// the gate's sum while another request waits.
+    @Test func gateWithSaturatedRequest() {
+        let gate = MemoryGate(budget: 1 << 30)
+        #expect(gate.acquire(Int64.max))
+        #expect(!gate.acquire(1 << 20, cancelled: { true }), "nothing else fits while it runs")
+        gate.release(Int64.max)
+        #expect(gate.acquire(1 << 20))
+        #expect(!gate.acquire(Int64.max, cancelled: { true }), "it waits for the running one")
+        gate.release(1 << 20)
+    }
+}
