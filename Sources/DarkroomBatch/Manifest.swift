@@ -41,10 +41,18 @@ public struct InputFingerprint: Sendable, Equatable, Codable {
         return nil
     }
 
-    /// With the content hash; a file that is no longer a regular file is not read.
+    /// With the content hash. The file is opened without blocking (O_NONBLOCK) and hashed only
+    /// when that descriptor is a regular file, read through `/proc/self/fd/N` (the same open file),
+    /// so a FIFO or device swapped in after `stat` is never read.
     public func withHash(path: String) -> InputFingerprint {
         var f = self
-        if f.contentHash == nil, InputFingerprint.stat(path) != nil { f.contentHash = ContentHash.hexOfFile(path) }
+        guard f.contentHash == nil else { return f }
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return f }
+        defer { close(fd) }
+        var s = PosixStat()
+        guard fstat(fd, &s) == 0, (s.st_mode & S_IFMT) == S_IFREG else { return f }
+        f.contentHash = ContentHash.hexOfFile("/proc/self/fd/\(fd)")
         return f
     }
 }
