@@ -100,6 +100,12 @@ public enum BatchWorker {
             job.input = URL(fileURLWithPath: job.input).resolvingSymlinksInPath().path
         }
         let decode = job.decode.options
+        // Checked again here (the supervisor's stat was earlier): never open a FIFO or device.
+        if case .notRegular(let what) = InputFingerprint.examine(job.input) {
+            var r = failure(job, "\(job.input): \(what), not a regular file; not opened", .notRegular)
+            if !job.explicit { r.status = .skipped }
+            return r
+        }
         let md: RawMetadata
         do throws(DecodeError) { md = try RawDecoder.metadata(path: job.input, options: decode) } catch {
             let size = (try? FileManager.default.attributesOfItem(atPath: job.input)[.size] as? NSNumber)?.int64Value ?? 0
