@@ -73,7 +73,14 @@ public struct ManifestRecord: Sendable, Equatable, Codable {
     public var state: State
     /// The output already existed when this (pending) write began, i.e. it was being replaced.
     public var replacing: Bool
+    /// Seconds since 1970 (the newest record of an output wins when manifests are merged).
     public var time: Double
+
+    public init(input: String, format: String, recipe: String, inputSize: Int64, inputModified: Double, inputHash: String,
+                state: State, replacing: Bool, time: Double) {
+        self.input = input; self.format = format; self.recipe = recipe; self.inputSize = inputSize
+        self.inputModified = inputModified; self.inputHash = inputHash; self.state = state; self.replacing = replacing; self.time = time
+    }
 }
 
 /// What the manifest remembers about an input that failed or was skipped as not RAW.
