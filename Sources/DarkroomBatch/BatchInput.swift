@@ -1,3 +1,4 @@
+import DarkroomIO
 import Foundation
 
 /// One input file of a batch.
@@ -17,20 +18,34 @@ public struct BatchInput: Sendable, Equatable, Codable {
 
 /// Expands command-line inputs (files, directories, glob patterns) into a sorted, de-duplicated
 /// list of files. Hidden files and directories (".name") are never picked up from directories.
+///
+/// Nothing is opened here: types come from stat(2), so a FIFO, device or socket never blocks the
+/// expansion (the runner refuses them as inputs). The same file reached twice (another spelling,
+/// a symlink, a hard link: the same device and inode) is listed once, and a directory walk
+/// enters each directory (device, inode) once, so symlink loops end.
 public enum InputExpander {
     public static func expand(_ args: [String], recursive: Bool, excluding excluded: String? = nil) throws(BatchError) -> [BatchInput] {
         var out: [BatchInput] = []
-        var seen = Set<String>()
-        let excludedReal = excluded.map { URL(fileURLWithPath: $0).standardizedFileURL.resolvingSymlinksInPath().path }
+        var seenFiles = Set<AtomicWriter.FileIdentity>()
+        var seenPaths = Set<String>()
+        var visitedDirectories = Set<AtomicWriter.FileIdentity>()
+        if let excluded, let id = AtomicWriter.FileIdentity.of(path: excluded) { visitedDirectories.insert(id) }
         func add(_ i: BatchInput) {
-            let key = URL(fileURLWithPath: i.path).standardizedFileURL.path
-            if seen.insert(key).inserted { out.append(i) }
+            if let id = AtomicWriter.FileIdentity.of(path: i.path) {
+                if seenFiles.insert(id).inserted { out.append(i) }
+            } else if seenPaths.insert(URL(fileURLWithPath: i.path).standardizedFileURL.path).inserted {
+                out.append(i)
+            }
+        }
+        func isDirectory(_ path: String) -> Bool? {
+            var s = stat()
+            guard stat(path, &s) == 0 else { return nil }
+            return (s.st_mode & S_IFMT) == S_IFDIR
         }
         for arg in args {
-            var isDir: ObjCBool = false
-            if FileManager.default.fileExists(atPath: arg, isDirectory: &isDir) {
-                if isDir.boolValue {
-                    for rel in walk(arg, recursive: recursive, excluding: excludedReal) {
+            if let dir = isDirectory(arg) {
+                if dir {
+                    for rel in walk(arg, recursive: recursive, visited: &visitedDirectories) {
                         add(BatchInput(path: join(arg, rel), relativePath: rel, explicit: false))
                     }
                 } else {
@@ -41,10 +56,9 @@ public enum InputExpander {
                 if matches.isEmpty { throw .usage("\(arg): no file matches this pattern") }
                 let prefix = fixedPrefix(arg)
                 for m in matches {
-                    var d: ObjCBool = false
-                    guard FileManager.default.fileExists(atPath: m, isDirectory: &d) else { continue }
-                    if d.boolValue {
-                        for rel in walk(m, recursive: recursive, excluding: excludedReal) {
+                    guard let d = isDirectory(m) else { continue }
+                    if d {
+                        for rel in walk(m, recursive: recursive, visited: &visitedDirectories) {
                             add(BatchInput(path: join(m, rel), relativePath: relative(join(m, rel), to: prefix), explicit: false))
                         }
                     } else {
@@ -93,20 +107,20 @@ public enum InputExpander {
         return out.sorted()
     }
 
-    /// Regular files under `dir` (relative paths, sorted), skipping hidden entries and `excluded`.
-    static func walk(_ dir: String, recursive: Bool, excluding excluded: String?) -> [String] {
+    /// Files under `dir` (relative paths, sorted; any non-directory: the runner refuses what is
+    /// not a regular file), skipping hidden entries and directories already in `visited`.
+    static func walk(_ dir: String, recursive: Bool, visited: inout Set<AtomicWriter.FileIdentity>) -> [String] {
         var out: [String] = []
+        if let id = AtomicWriter.FileIdentity.of(path: dir), !visited.insert(id).inserted { return [] }
         func visit(_ rel: String) {
             let full = rel.isEmpty ? dir : join(dir, rel)
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: full) else { return }
             for name in names.sorted() where !name.hasPrefix(".") {
                 let r = rel.isEmpty ? name : rel + "/" + name
-                let p = join(dir, r)
-                var isDir: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: p, isDirectory: &isDir) else { continue }
-                if isDir.boolValue {
-                    if recursive {
-                        if let excluded, URL(fileURLWithPath: p).standardizedFileURL.resolvingSymlinksInPath().path == excluded { continue }
+                var s = stat()
+                guard stat(join(dir, r), &s) == 0 else { continue }
+                if (s.st_mode & S_IFMT) == S_IFDIR {
+                    if recursive && visited.insert(AtomicWriter.FileIdentity(device: UInt64(s.st_dev), inode: UInt64(s.st_ino))).inserted {
                         visit(r)
                     }
                 } else {

@@ -1,16 +1,80 @@
 import Foundation
 
+/// What happened to one input (JSON: the raw value).
+public enum FileStatus: String, Sendable, Codable, CaseIterable {
+    /// Every output written.
+    case developed
+    /// Every output exists and matches the input and recipe (nothing done).
+    case upToDate = "up-to-date"
+    /// Found in a directory but not RAW, or not a regular file (not a failure).
+    case skipped
+    /// Failed this run (`error`, `category`).
+    case failed
+    /// Failed before with the same content and recipe; not retried (`--retry-failed` retries).
+    case previouslyFailed = "previously-failed"
+    /// Not started, or stopped, because the run was interrupted.
+    case notRun = "not-run"
+}
+
+/// Why an input failed (JSON: the raw value). Input-side categories are remembered in the
+/// manifest (the same input and recipe is not retried); output-side ones (`write`, `no-space`,
+/// `exists`, `output-refused`, `manifest`) are not, so a rerun after fixing the output side
+/// completes the rest.
+public enum FailureCategory: String, Sendable, Codable, CaseIterable {
+    case notFound = "not-found"
+    /// A FIFO, device, socket or directory named as an input: refused without being opened.
+    case notRegular = "not-regular"
+    case unreadable
+    case notRaw = "not-raw"
+    case unsupported
+    case truncated
+    case corrupt
+    case invalidParameters = "invalid-parameters"
+    /// The declared image does not fit the file's size or the memory limit (`DecodeBudget`).
+    case tooLarge = "too-large"
+    case develop
+    case encode
+    case matte
+    /// The output side failed (EROFS, EIO, EACCES, …).
+    case write
+    /// ENOSPC or EDQUOT while writing an output.
+    case noSpace = "no-space"
+    /// An output exists that was not made from this input and recipe (`--overwrite` replaces it).
+    case exists
+    /// The output would replace an input, the manifest or the report, or would be written
+    /// through a symbolic link below OUTDIR.
+    case outputRefused = "output-refused"
+    /// The manifest could not be updated.
+    case manifest
+    /// The worker process died on a signal (the error names it) or exited unexpectedly.
+    case crashed
+    /// The file took longer than `--timeout` seconds; its worker was killed.
+    case timeout
+    /// The worker's resident memory passed its limit; it was killed.
+    case memory
+    /// A category this version does not name (from another layer).
+    case other
+
+    /// Whether the cause lies in the output side, not in the input (not remembered as a failure).
+    public var isOutputSide: Bool {
+        switch self {
+        case .write, .noSpace, .exists, .outputRefused, .manifest: return true
+        default: return false
+        }
+    }
+
+    /// From a category string of a lower layer (`DevelopFailure.category`).
+    public init(label: String) { self = FailureCategory(rawValue: label) ?? .other }
+}
+
 /// One input's outcome.
 public struct BatchFileReport: Sendable, Codable, Equatable {
-    /// developed | up-to-date | skipped (not RAW, found in a directory) | failed |
-    /// previously-failed (unchanged input and recipe failed before; `--retry-failed` retries) |
-    /// not-run (interrupted).
-    public var status: String
+    public var status: FileStatus
     public var input: String
     public var relativePath: String
     public var outputs: [String] = []
     public var error: String?
-    public var category: String?
+    public var category: FailureCategory?
     public var warnings: [String] = []
     public var width: Int?
     public var height: Int?
@@ -22,7 +86,7 @@ public struct BatchFileReport: Sendable, Codable, Equatable {
     public var peakMemoryMB: Double?
     public var inputHash: String?
 
-    public init(status: String, input: String, relativePath: String) {
+    public init(status: FileStatus, input: String, relativePath: String) {
         self.status = status; self.input = input; self.relativePath = relativePath
     }
 }
@@ -44,8 +108,12 @@ public struct BatchTotals: Sendable, Codable, Equatable {
     public var interrupted = false
 }
 
-/// `--report FILE.json`.
+/// `--report FILE.json` (schema documented in README, "Report and exit status").
 public struct BatchReport: Sendable, Codable, Equatable {
+    /// Version of this JSON layout: 2 adds `schemaVersion`, `timeoutSeconds` and the categories
+    /// `not-regular`, `crashed`, `timeout`, `memory`, `no-space`, `output-refused`.
+    public static let currentSchemaVersion = 2
+    public var schemaVersion = BatchReport.currentSchemaVersion
     public var tool = "darkroom"
     public var version: String
     public var outputDirectory: String
@@ -54,10 +122,13 @@ public struct BatchReport: Sendable, Codable, Equatable {
     public var jobs: Int
     public var threadsPerImage: Int
     public var memoryBudgetMB: Double
+    /// Per-file time limit in seconds (0: none).
+    public var timeoutSeconds: Double = 0
     public var totals = BatchTotals()
     public var files: [BatchFileReport] = []
 
-    public var exitCode: Int32 { totals.interrupted ? 130 : (totals.failed > 0 ? 1 : 0) }
+    /// 130 interrupted, 1 when any file failed this run or before (`previously-failed`), else 0.
+    public var exitCode: Int32 { totals.interrupted ? 130 : (totals.failed > 0 || totals.previouslyFailed > 0 ? 1 : 0) }
 
     public func summaryLine() -> String {
         let t = totals
@@ -74,4 +145,11 @@ public func processPeakMemoryMB() -> Double {
     var u = rusage()
     getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &u)
     return Double(u.ru_maxrss) / 1024
+}
+
+/// The largest peak resident set size of this process and of its reaped children (workers), MiB.
+public func processAndWorkersPeakMemoryMB() -> Double {
+    var u = rusage()
+    getrusage(__rusage_who_t(RUSAGE_CHILDREN.rawValue), &u)
+    return max(processPeakMemoryMB(), Double(u.ru_maxrss) / 1024)
 }

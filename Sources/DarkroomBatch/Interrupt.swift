@@ -1,19 +1,41 @@
 import Dispatch
 import Foundation
 
-/// Ctrl-C handling: the first SIGINT (or SIGTERM) stops new files from starting while running
-/// ones finish (their outputs are written atomically, so nothing partial appears); a second one
-/// removes this process's temporary files below the output directory and exits 130 at once.
+/// Ctrl-C and SIGTERM handling: the first SIGINT or SIGTERM stops new files from starting while
+/// running ones finish (their outputs are written atomically, so nothing partial appears), for at
+/// most `gracePeriod` seconds, after which the batch kills its workers; a second signal kills the
+/// workers at once, removes this run's temporary files below the output directory and exits 130.
+/// So a signal always ends the process, even when a file hangs in a decoder.
 public final class Interrupt: @unchecked Sendable {
     public static let shared = Interrupt()
+    /// Seconds running files get to finish after the first signal.
+    public static let gracePeriod: Double = 10
     private let lock = NSLock()
     private var flag = false
+    private var firstSignal: Double?
     private var sources: [DispatchSourceSignal] = []
     private var cleanupDirectory: String?
+    private var abortHandlers: [@Sendable () -> Void] = []
 
     public var requested: Bool { lock.lock(); defer { lock.unlock() }; return flag }
 
-    public func request() { lock.lock(); flag = true; lock.unlock() }
+    /// True once the grace period after the first signal has passed.
+    public var graceExpired: Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard let t = firstSignal else { return false }
+        return Date().timeIntervalSince1970 - t >= Self.gracePeriod
+    }
+
+    public func request() {
+        lock.lock(); flag = true
+        if firstSignal == nil { firstSignal = Date().timeIntervalSince1970 }
+        lock.unlock()
+    }
+
+    /// Runs `handler` (e.g. killing worker processes) before an abort exits the process.
+    public func onAbort(_ handler: @escaping @Sendable () -> Void) {
+        lock.lock(); abortHandlers.append(handler); lock.unlock()
+    }
 
     /// Installs the handlers (idempotent).
     public func install(cleanupDirectory: String?) {
@@ -33,35 +55,66 @@ public final class Interrupt: @unchecked Sendable {
         lock.lock()
         let second = flag
         flag = true
+        if firstSignal == nil { firstSignal = Date().timeIntervalSince1970 }
         let dir = cleanupDirectory
+        let handlers = abortHandlers
         lock.unlock()
         if second {
-            if let dir { TempSweeper.sweep(dir, onlyPID: getpid()) }
+            for h in handlers { h() }
+            if let dir { TempSweeper.sweep(dir, onlyPID: getpid()); TempSweeper.sweep(dir) }
             _exit(130)
         }
         FileHandle.standardError.write(Data("\ndarkroom: interrupted; finishing running files (Ctrl-C again to abort)\n".utf8))
     }
 }
 
-/// Removes `AtomicWriter` temporary files (`.NAME.tmp-PID-N`) below a directory that belong to
-/// processes no longer alive (left by kill -9 or a crash), or to one given process.
+/// Removes `AtomicWriter` temporary files (`.tmp-PID-N`, and the older `.NAME.tmp-PID-N`)
+/// below a directory that belong to processes no longer alive (left by kill -9 or a crash), or to
+/// one given process. The walk opens every sub-directory with O_NOFOLLOW: a symbolic link below
+/// the directory is never followed, so nothing outside it is touched.
 public enum TempSweeper {
+    /// The process id in a temporary file's name, when `name` is one.
+    static func ownerPID(ofTemporary name: String) -> Int32? {
+        guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards) else { return nil }
+        let tail = name[r.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
+        guard tail.count == 2, let pid = Int32(tail[0]), pid > 0, UInt32(tail[1]) != nil else { return nil }
+        return pid
+    }
+
     @discardableResult
     public static func sweep(_ dir: String, onlyPID: Int32? = nil) -> [String] {
+        let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { return [] }
         var removed: [String] = []
-        guard let e = FileManager.default.enumerator(atPath: dir) else { return [] }
-        while let rel = e.nextObject() as? String {
-            let name = (rel as NSString).lastPathComponent
-            guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards) else { continue }
-            let tail = name[r.upperBound...].split(separator: "-")
-            guard tail.count == 2, let pid = Int32(tail[0]), UInt32(tail[1]) != nil else { continue }
-            let stale: Bool
-            if let onlyPID { stale = pid == onlyPID } else { stale = pid != getpid() && kill(pid, 0) != 0 && errno == ESRCH }
-            if stale {
-                let full = (dir as NSString).appendingPathComponent(rel)
-                if unlink(full) == 0 { removed.append(full) }
+        var alive: [Int32: Bool] = [:]
+        func stale(_ pid: Int32) -> Bool {
+            if let onlyPID { return pid == onlyPID }
+            if let a = alive[pid] { return !a }
+            let isAlive = pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH
+            alive[pid] = isAlive
+            return !isAlive
+        }
+        func visit(_ fd: Int32, _ path: String, depth: Int) {
+            guard depth < 64, let d = fdopendir(fd) else { close(fd); return }
+            defer { closedir(d) }
+            var subdirs: [String] = []
+            while let e = readdir(d) {
+                let name = withUnsafeBytes(of: e.pointee.d_name) { raw in
+                    String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                }
+                if name == "." || name == ".." { continue }
+                var s = stat()
+                guard fstatat(dirfd(d), name, &s, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                if (s.st_mode & S_IFMT) == S_IFDIR { subdirs.append(name); continue }
+                guard (s.st_mode & S_IFMT) == S_IFREG, let pid = ownerPID(ofTemporary: name), stale(pid) else { continue }
+                if unlinkat(dirfd(d), name, 0) == 0 { removed.append(path + "/" + name) }
+            }
+            for name in subdirs {
+                let sub = openat(dirfd(d), name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+                if sub >= 0 { visit(sub, path + "/" + name, depth: depth + 1) }
             }
         }
+        visit(fd, dir, depth: 0)
         return removed
     }
 }

@@ -14,18 +14,22 @@ public final class MemoryGate: @unchecked Sendable {
     /// Blocks until `bytes` fits; returns false without admitting when `cancelled()` turns true.
     public func acquire(_ bytes: Int64, cancelled: () -> Bool = { false }) -> Bool {
         cond.lock(); defer { cond.unlock() }
-        while !(used + bytes <= budget || running == 0) {
+        func fits() -> Bool {
+            let sum = used.addingReportingOverflow(bytes)
+            return !sum.overflow && sum.partialValue <= budget
+        }
+        while !(fits() || running == 0) {
             if cancelled() { return false }
             _ = cond.wait(until: Date().addingTimeInterval(0.2))
         }
-        used += bytes
+        used = used.addingReportingOverflow(bytes).overflow ? Int64.max : used + bytes
         running += 1
         return true
     }
 
     public func release(_ bytes: Int64) {
         cond.lock()
-        used -= bytes
+        used = max(0, used - bytes)
         running -= 1
         cond.broadcast()
         cond.unlock()
@@ -34,13 +38,25 @@ public final class MemoryGate: @unchecked Sendable {
     /// Estimated peak bytes to develop one image: the file read into memory, the mosaic (2 B/px,
     /// twice while LibRaw's buffer and the cropped copy coexist), the rendered image (3 B/px,
     /// 6 B/px at 16 bits) plus an encoded/converted copy of the same size, and per-thread tile
-    /// scratch of (tile + 32)² pixels × 64 B (float RGB planes and demosaic halos).
+    /// scratch of (tile + 32)² pixels × 64 B (float RGB planes and demosaic halos). The sizes come
+    /// from files and arguments: the sum saturates at `Int64.max` instead of overflowing.
     public static func estimate(width: Int, height: Int, fileSize: Int64, sixteenBit: Bool,
                                 tileSize: Int, threads: Int) -> Int64 {
-        let px = Int64(max(width, 1)) * Int64(max(height, 1))
+        let px = saturating(Int64(max(width, 1)), Int64(max(height, 1)))
         let out: Int64 = sixteenBit ? 6 : 3
-        let tile = Int64(tileSize + 32) * Int64(tileSize + 32) * 64
-        return fileSize + px * 4 + px * out * 2 + Int64(max(threads, 1)) * tile
+        let side = Int64(max(tileSize, 0)).addingReportingOverflow(32)
+        let tile = side.overflow ? Int64.max : saturating(saturating(side.partialValue, side.partialValue), 64)
+        let terms = [max(fileSize, 0), saturating(px, 4), saturating(px, out * 2), saturating(Int64(max(threads, 1)), tile)]
+        return terms.reduce(Int64(0)) { a, b in
+            let r = a.addingReportingOverflow(b)
+            return r.overflow ? Int64.max : r.partialValue
+        }
+    }
+
+    /// a × b for non-negative values, `Int64.max` on overflow.
+    static func saturating(_ a: Int64, _ b: Int64) -> Int64 {
+        let r = a.multipliedReportingOverflow(by: b)
+        return r.overflow ? Int64.max : r.partialValue
     }
 
     /// Parses "4G", "512M", "2048K", "1.5G" or plain bytes.
@@ -57,7 +73,10 @@ public final class MemoryGate: @unchecked Sendable {
         default: mult = 1
         }
         guard let v = Double(num), v > 0, v.isFinite else { return nil }
-        return Int64(v * mult)
+        let bytes = v * mult
+        // 2⁶² bytes (4 EiB) is far beyond any machine and safely inside Int64.
+        guard bytes >= 1, bytes <= 4.611686018427388e18 else { return nil }
+        return Int64(bytes)
     }
 
     /// Physical memory in bytes.

@@ -25,11 +25,11 @@ public final class ProgressReporter: @unchecked Sendable {
         case (.json, .started(let input)):
             if !quiet { json(["event": "start", "input": input]) }
         case (.json, .finished(let r, let p)):
-            if quiet && r.status != "failed" { return }
-            var d: [String: Any] = ["event": "file", "status": r.status, "input": r.input, "outputs": r.outputs,
+            if quiet && r.status != .failed { return }
+            var d: [String: Any] = ["event": "file", "status": r.status.rawValue, "input": r.input, "outputs": r.outputs,
                                     "done": p.done, "total": p.total, "failed": p.failed]
             if let e = r.error { d["error"] = e }
-            if let c = r.category { d["category"] = c }
+            if let c = r.category { d["category"] = c.rawValue }
             if !r.warnings.isEmpty { d["warnings"] = r.warnings }
             if let ms = r.decodeMilliseconds { d["decodeMs"] = round1(ms) }
             if let ms = r.renderMilliseconds { d["renderMs"] = round1(ms) }
@@ -37,19 +37,19 @@ public final class ProgressReporter: @unchecked Sendable {
             if let m = r.peakMemoryMB { d["peakMemoryMB"] = round1(m) }
             json(d)
         case (.text, .finished(let r, _)):
-            if r.status == "failed" { err("darkroom: error: \(r.error ?? r.input)") }
+            if r.status == .failed { err("darkroom: error: \(r.error ?? r.input)") }
             else if !quiet {
                 switch r.status {
-                case "developed":
+                case .developed:
                     let secs = ((r.decodeMilliseconds ?? 0) + (r.renderMilliseconds ?? 0) + (r.encodeMilliseconds ?? 0)) / 1000
                     out("\(r.input) → \(r.outputs.joined(separator: ", ")) (\(r.width ?? 0)x\(r.height ?? 0), \(String(format: "%.2f", secs)) s)")
                     for w in r.warnings { err("darkroom: warning: \(r.input): \(w)") }
-                case "skipped": out("\(r.input): skipped (\(r.error ?? "not RAW"))")
-                default: out("\(r.input): \(r.status)")
+                case .skipped: out("\(r.input): skipped (\(r.error ?? "not RAW"))")
+                default: out("\(r.input): \(r.status.rawValue)")
                 }
             }
         case (.progress, .finished(let r, let p)):
-            if r.status == "failed" { clearLine(); err("darkroom: error: \(r.error ?? r.input)") }
+            if r.status == .failed { clearLine(); err("darkroom: error: \(r.error ?? r.input)") }
             if !quiet { draw(p, force: p.done == p.total) }
         case (.progress, .planned(_, let selected, _, _)):
             if !quiet { draw(BatchProgress(done: 0, total: selected, failed: 0, megapixels: 0, elapsed: 0), force: true) }

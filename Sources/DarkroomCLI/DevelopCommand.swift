@@ -35,8 +35,11 @@ struct DevelopCommand: ParsableCommand {
         --shard K/N (1 ≤ K ≤ N) develops only the inputs whose hash of their path relative to \
         their input root falls in shard K, so N machines share one archive without coordinating.
 
+        Each file is developed in a supervised worker process: one that crashes, passes \
+        --timeout or its memory limit fails that file only (category crashed, timeout, memory).
+
         Exit status: 0 every file developed or up to date (non-RAW files in directories \
-        skipped), 1 some files failed, 2 usage error, 130 interrupted.
+        skipped), 1 some files failed (this run or before), 2 usage error, 130 interrupted.
         """)
 
     @Argument(help: "Input files, directories and glob patterns (DNG, any RAW LibRaw reads, or Bayer dumps with --bayer).")
@@ -59,6 +62,9 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: "Write a JSON report of every file's result to this path.")
     var report: String?
 
+    @Option(help: ArgumentHelp("Per-file time limit; a file's worker process is killed after it (0: none).", valueName: "seconds"))
+    var timeout: Double = 600
+
     @Option(help: "Log style: auto (progress line on a terminal, else json), progress, json (one object per event on stderr), text.")
     var log: ProgressReporter.Mode = .auto
 
@@ -77,6 +83,7 @@ struct DevelopCommand: ParsableCommand {
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
+        guard timeout >= 0, timeout.isFinite, timeout <= 1e9 else { throw ValidationError("--timeout must be 0…1000000000 seconds (0: none)") }
     }
 
     func run() throws {
@@ -94,6 +101,8 @@ struct DevelopCommand: ParsableCommand {
         config.shard = resolved.shard
         config.overwrite = overwrite
         config.retryFailed = retryFailed
+        config.timeoutSeconds = timeout
+        config.reportPath = report
         let reporter = ProgressReporter(mode: log, quiet: quiet)
         Interrupt.shared.install(cleanupDirectory: outputDirectory)
         let runner = BatchRunner(configuration: config) { reporter.handle($0) }

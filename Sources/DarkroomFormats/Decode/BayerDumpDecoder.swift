@@ -48,8 +48,7 @@ public enum BayerDumpDecoder {
     /// file-size checks `decode` makes).
     public static func metadata(path: String, parameters p: BayerDumpParameters) throws(DecodeError) -> RawMetadata {
         let v = try validated(p, path: path)
-        try InputFile.requireRegularFile(path)
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0
+        let size = try InputFile.requireRegularFile(path)
         try checkSize(size, p, stride: v.stride, needed: v.needed, path: path)
         return makeMetadata(p, white: v.white)
     }

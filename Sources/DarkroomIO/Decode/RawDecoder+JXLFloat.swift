@@ -76,7 +76,7 @@ extension RawDecoder {
     private static func checkCompressedSize(_ layout: DNGRawDataLayout, path: String) throws(DecodeError) {
         let (area, o1) = layout.width.multipliedReportingOverflow(by: layout.height)
         let (samples, o2) = area.multipliedReportingOverflow(by: max(1, layout.samplesPerPixel))
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size: Int? = try? InputFile.requireRegularFile(path)
         let minimum = o1 || o2 ? Int.max : layout.compression == JXLDNGDecoder.compression ? samples / 256 : samples / 1032
         if let size, size < minimum {
             throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(layout.width)x\(layout.height) image (at least \(minimum) expected)")

@@ -135,7 +135,7 @@ public enum RawDecoder {
         let (area, o1) = width.multipliedReportingOverflow(by: height)
         let (samples, o2) = area.multipliedReportingOverflow(by: samplesPerPixel)
         let minimum = o1 || o2 ? Int.max : samples / 16
-        let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+        let size: Int? = try? InputFile.requireRegularFile(path)
         if let size, size < minimum {
             throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(width)x\(height) image (at least \(minimum) expected)")
         }
