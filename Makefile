@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: all deps swift build run test bench bench-peers bench-demosaic profiles samples clean
+.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic profiles samples clean
 
 all: build
 
@@ -38,8 +38,55 @@ run: build
 	@mkdir -p out
 	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json --log text
 
+# Every suite in the debug build (runtime checks everywhere), then the configuration users get.
 test: deps swift
 	$(SWIFT) test
+	$(MAKE) test-release
+
+# The shipped configuration: every suite again in a release build (x86-64-v3, `-Ounchecked` pixel
+# kernels; its own scratch folder, built with -enable-testing), then the hostile-input regression
+# corpus (Tests/Hostile/hostile.py, generated from Samples/ and ../shared) against the release
+# `darkroom`: develop, info --json, explain and thumbnail on every file must end cleanly within
+# 30 s, with a one-line error naming the file, and inputs ≤ 1 MB under 300 MB peak memory.
+RELEASE_TEST_BUILD := .build-release-tests
+test-release: deps swift
+	$(SWIFT) test -c release --scratch-path $(RELEASE_TEST_BUILD) -Xswiftc -enable-testing
+	$(MAKE) hostile DARKROOM_BIN=$(RELEASE_TEST_BUILD)/release/darkroom
+
+DARKROOM_BIN ?= $(BIN)
+hostile:
+	@test -x $(DARKROOM_BIN) || $(SWIFT) build -c release --product darkroom
+	@rm -rf out/hostile-corpus
+	python3 Tests/Hostile/hostile.py corpus out/hostile-corpus
+	python3 Tests/Hostile/hostile.py run $(DARKROOM_BIN) out/hostile-corpus
+
+# MUTANTS fresh mutants of Samples/*.dng and ../shared/samples/dng (byte flips, truncations, TIFF
+# entries set to extremes, duplicated chunks), each through the four commands (release build).
+MUTANTS ?= 2000
+SEED ?= 1
+mutate: build
+	python3 Tests/Hostile/hostile.py mutate $(BIN) $(MUTANTS) --seed $(SEED)
+
+# libFuzzer, one target per parser (Tests/Fuzz/*; bodies in Tests/Fuzz/Bodies), each for
+# FUZZ_SECONDS, corpora in out/fuzz/NAME/corpus seeded from Samples/, the hostile corpus,
+# hand-made opcode lists and lossless-JPEG streams (Tests/Fuzz/seeds.py). Debug build: every
+# Swift runtime check on; linked with lld (gold fails on libFuzzer's runtime). A crash leaves its
+# input in out/fuzz/NAME/crash-*: copy it to Tests/Fuzz/Regressions/NAME/ and FuzzRegressionTests
+# replays it in every `make test`.
+FUZZ_TARGETS := FuzzDNGMetadata FuzzOpcodeList FuzzLosslessJPEG FuzzContainers FuzzDecode
+FUZZ_SECONDS ?= 120
+fuzz: deps swift
+	@for t in $(FUZZ_TARGETS); do \
+	    DARKROOM_FUZZ=1 $(SWIFT) build --scratch-path .build-fuzz -Xswiftc -sanitize=fuzzer -Xswiftc -use-ld=lld \
+	        --product $$t || exit 1; \
+	done
+	python3 Tests/Fuzz/seeds.py out/fuzz
+	@for t in $(FUZZ_TARGETS); do \
+	    echo "== $$t ($(FUZZ_SECONDS) s)"; \
+	    (set -o pipefail; cd out/fuzz/$$t && SWIFT_BACKTRACE=enable=no ../../../.build-fuzz/debug/$$t \
+	        -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+	        -artifact_prefix=./ corpus seeds 2>&1 | grep -v "^INFO: \|^#[0-9]" | tail -n 20) || exit 1; \
+	done
 
 # Speed, CPU time and peak memory (release build) on synthetic 24 MP / 12 MP 14-bit DNGs written by
 # our DNGWriter: decode, each stage, whole develop to JPEG and HEIF with 1 and 2 threads, ratios to
@@ -74,4 +121,4 @@ samples: build
 	$(BIN) make-samples -o Samples
 
 clean:
-	rm -rf .build out
+	rm -rf .build .build-release-tests .build-fuzz out

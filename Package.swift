@@ -77,8 +77,12 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
 
+        // The libFuzzer targets' bodies (Tests/Fuzz): the fuzz executables of `make fuzz` and the
+        // regression test that replays their saved crashers both call them.
+        .target(name: "DarkroomFuzzBodies", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO"],
+                path: "Tests/Fuzz/Bodies"),
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
     ]
@@ -88,12 +92,8 @@ let package = Package(
 // point, so they link only with `-sanitize=fuzzer` and exist only in builds made with DARKROOM_FUZZ=1.
 if ProcessInfo.processInfo.environment["DARKROOM_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"))
-    for (name, deps) in [("FuzzDNGMetadata", ["DarkroomCore", "DarkroomFormats"]),
-                         ("FuzzOpcodeList", ["DarkroomCore", "DarkroomFormats"]),
-                         ("FuzzLosslessJPEG", ["DarkroomCore", "DarkroomFormats"]),
-                         ("FuzzContainers", ["DarkroomFormats"]),
-                         ("FuzzDecode", ["DarkroomCore", "DarkroomIO"])] {
+    for name in ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode"] {
         package.targets.append(.executableTarget(
-            name: name, dependencies: (deps + ["CFuzzDriver"]).map { .target(name: $0) }, path: "Tests/Fuzz/\(name)"))
+            name: name, dependencies: ["DarkroomFuzzBodies", "CFuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }
 }

@@ -43,6 +43,18 @@ package struct DNGRawDataLayout: Sendable, Equatable {
     /// holds the CFA's fields one after another (`DNGFieldInterleave`). 1 = none.
     package var rowInterleaveFactor: Int = 1
     package var columnInterleaveFactor: Int = 1
+
+    package init(bigEndian: Bool, width: Int, height: Int, samplesPerPixel: Int, bitsPerSample: [Int], compression: Int,
+                 planarConfiguration: Int, sampleFormat: [Int], fillOrder: Int, blocks: Blocks, offsets: [Int],
+                 byteCounts: [Int], hasLinearizationTable: Bool, linearizationTable: [UInt16]? = nil, predictor: Int = 1,
+                 rowInterleaveFactor: Int = 1, columnInterleaveFactor: Int = 1) {
+        self.bigEndian = bigEndian; self.width = width; self.height = height; self.samplesPerPixel = samplesPerPixel
+        self.bitsPerSample = bitsPerSample; self.compression = compression; self.planarConfiguration = planarConfiguration
+        self.sampleFormat = sampleFormat; self.fillOrder = fillOrder; self.blocks = blocks; self.offsets = offsets
+        self.byteCounts = byteCounts; self.hasLinearizationTable = hasLinearizationTable
+        self.linearizationTable = linearizationTable; self.predictor = predictor
+        self.rowInterleaveFactor = rowInterleaveFactor; self.columnInterleaveFactor = columnInterleaveFactor
+    }
 }
 
 extension DNGMetadataReader {

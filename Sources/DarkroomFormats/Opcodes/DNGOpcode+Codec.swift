@@ -134,9 +134,12 @@ extension OpcodeList {
             }
             try finite([ov, oh], "map origin")
             if mp < 1 { throw .invalidParameter(opcode: name, reason: "MapPlanes is 0") }
-            let n = UInt64(pv) * UInt64(ph) * UInt64(mp)
-            if n * 4 != UInt64(r.remaining) {
-                throw .sizeMismatch(opcode: name, declared: r.remaining + 76, expected: Int(clamping: n * 4 + 76))
+            // Three 32-bit counts: their product can exceed 64 bits (found by `make fuzz`).
+            let (vh, o1) = UInt64(pv).multipliedReportingOverflow(by: UInt64(ph))
+            let (n, o2) = vh.multipliedReportingOverflow(by: UInt64(mp))
+            if o1 || o2 || n > UInt64(r.remaining) / 4 || n * 4 != UInt64(r.remaining) {
+                throw .sizeMismatch(opcode: name, declared: r.remaining + 76,
+                                    expected: o1 || o2 || n > UInt64(Int.max / 8) ? Int.max : Int(n) * 4 + 76)
             }
             var gains: [Float] = []
             gains.reserveCapacity(Int(n))

@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""Hostile-input harness for Darkroom (issue 20): a regression corpus made from our own samples,
+and a mutation campaign. Runs the real `darkroom` binary and checks that every command on every
+input ends with a clean exit (never a signal), within a time limit, within a memory limit, and
+with a one-line error naming the file.
+
+  hostile.py corpus OUTDIR                 write the regression corpus (from Samples/ and, when
+                                           present, ../shared/samples)
+  hostile.py run DARKROOM DIR [--jobs N]   run develop / info --json / explain / thumbnail on
+                                           every file in DIR
+  hostile.py mutate DARKROOM N [--seed S] [--jobs N] [--keep DIR]
+                                           N fresh mutants of the samples, run like `run`
+
+Prints one line per problem and closes with 'N passed, N failed'. Exit status 1 on any failure.
+No third-party Python packages: the standard library only.
+"""
+import os, random, resource, shutil, signal, struct, subprocess, sys, tempfile, time
+from concurrent.futures import ThreadPoolExecutor
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SHARED = os.path.join(os.path.dirname(ROOT), "shared", "samples")
+TIME_LIMIT = 30.0           # seconds per command
+SMALL_INPUT = 1 << 20       # inputs up to 1 MB …
+SMALL_PEAK_MB = 300         # … must stay under 300 MB peak RSS
+
+
+# ---------------------------------------------------------------- TIFF patching helpers
+
+class Tiff:
+    """Minimal classic-TIFF walker: IFD entries with their file offsets, for patching."""
+
+    def __init__(self, data):
+        self.d = bytearray(data)
+        self.le = self.d[:2] == b"II"
+        self.e = "<" if self.le else ">"
+
+    def u16(self, o): return struct.unpack_from(self.e + "H", self.d, o)[0]
+    def u32(self, o): return struct.unpack_from(self.e + "I", self.d, o)[0]
+    def put32(self, o, v): struct.pack_into(self.e + "I", self.d, o, v & 0xFFFFFFFF)
+    def put16(self, o, v): struct.pack_into(self.e + "H", self.d, o, v & 0xFFFF)
+
+    def ifds(self):
+        """Offsets of IFD0 chain and SubIFDs (breadth first, loops cut)."""
+        seen, todo, out = set(), [self.u32(4)], []
+        while todo:
+            o = todo.pop(0)
+            if o in seen or o <= 0 or o + 2 > len(self.d):
+                continue
+            seen.add(o)
+            out.append(o)
+            n = self.u16(o)
+            for i in range(n):
+                e = o + 2 + 12 * i
+                if e + 12 > len(self.d):
+                    break
+                if self.u16(e) == 330:  # SubIFDs
+                    cnt, typ = self.u32(e + 4), self.u16(e + 2)
+                    if cnt == 1:
+                        todo.append(self.u32(e + 8))
+                    else:
+                        base = self.u32(e + 8)
+                        for k in range(min(cnt, 64)):
+                            if base + 4 * k + 4 <= len(self.d):
+                                todo.append(self.u32(base + 4 * k))
+            nxt = o + 2 + 12 * n
+            if nxt + 4 <= len(self.d):
+                todo.append(self.u32(nxt))
+        return out
+
+    def entries(self):
+        for o in self.ifds():
+            n = self.u16(o)
+            for i in range(n):
+                e = o + 2 + 12 * i
+                if e + 12 <= len(self.d):
+                    yield o, e, self.u16(e), self.u16(e + 2), self.u32(e + 4)
+
+    def raw_ifd_entries(self, tag):
+        """Entries of `tag` in IFDs whose NewSubFileType is 0 and that hold ImageWidth."""
+        out = []
+        for o, e, t, typ, cnt in self.entries():
+            if t == tag:
+                out.append((e, typ, cnt))
+        return out
+
+    def set_scalar(self, tag, value, only_largest=False):
+        hits = self.raw_ifd_entries(tag)
+        for e, typ, cnt in hits:
+            if cnt != 1:
+                continue
+            if typ == 3 and value <= 0xFFFF:
+                self.put16(e + 8, value)
+            else:
+                self.put16(e + 2, 4)   # as LONG, so the whole value is stored
+                self.put32(e + 8, value)
+        return len(hits)
+
+
+def build_tiff(entries_ifd0, entries_raw, payload):
+    """A little-endian DNG from tag lists [(tag, type, values)], raw IFD as SubIFD 0.
+    `payload` bytes are appended and their offset substituted for values equal to 'PAYLOAD'."""
+    TYPE_SIZE = {1: 1, 2: 1, 3: 2, 4: 4, 5: 8, 7: 1, 10: 8, 12: 8}
+    out = bytearray(b"II*\0" + struct.pack("<I", 8))
+
+    def layout(entries, base):
+        n = len(entries)
+        data_off = base + 2 + 12 * n + 4
+        blob = bytearray()
+        packed = []
+        for tag, typ, vals in sorted(entries, key=lambda x: x[0]):
+            if isinstance(vals, (bytes, bytearray)):
+                raw = bytes(vals); cnt = len(raw)
+            else:
+                fmt = {1: "B", 3: "H", 4: "I", 7: "B"}[typ]
+                raw = struct.pack("<%d%s" % (len(vals), fmt), *vals); cnt = len(vals)
+            if len(raw) <= 4:
+                packed.append((tag, typ, cnt, raw.ljust(4, b"\0"), None))
+            else:
+                packed.append((tag, typ, cnt, None, raw))
+        return packed
+
+    ifd0 = layout(entries_ifd0, 8)
+    raw = layout(entries_raw, 0)
+    # offsets: ifd0 at 8, then its external data, then raw ifd, its data, then payload
+    def size(packed):
+        return 2 + 12 * len(packed) + 4 + sum(len(x[4]) + (len(x[4]) & 1) for x in packed if x[4] is not None)
+    ifd0_off = 8
+    raw_off = ifd0_off + size(ifd0) + 12  # + SubIFDs entry
+    payload_off = raw_off + size(raw)
+    # SubIFDs entry points at the raw IFD
+    ifd0 = sorted(ifd0 + [(330, 4, 1, struct.pack("<I", raw_off), None)], key=lambda x: x[0])
+
+    def emit(packed, off):
+        b = bytearray(struct.pack("<H", len(packed)))
+        ext = off + 2 + 12 * len(packed) + 4
+        extdata = bytearray()
+        for tag, typ, cnt, inline, external in packed:
+            if inline is not None:
+                b += struct.pack("<HHI", tag, typ, cnt) + inline
+            else:
+                b += struct.pack("<HHII", tag, typ, cnt, ext + len(extdata))
+                extdata += external + (b"\0" if len(external) & 1 else b"")
+        b += struct.pack("<I", 0)
+        return b + extdata
+
+    out += emit(ifd0, ifd0_off)
+    assert len(out) == raw_off, (len(out), raw_off)
+    out += emit(raw, raw_off)
+    out += payload
+    return bytes(out), payload_off
+
+
+# ---------------------------------------------------------------- corpus
+
+def samples():
+    files = sorted(os.path.join(ROOT, "Samples", f) for f in os.listdir(os.path.join(ROOT, "Samples")) if f.endswith(".dng"))
+    shared = os.path.join(SHARED, "dng")
+    if os.path.isdir(shared):
+        files += sorted(os.path.join(shared, f) for f in os.listdir(shared))
+    return files
+
+
+def corpus(outdir):
+    os.makedirs(outdir, exist_ok=True)
+    base = os.path.join(ROOT, "Samples", "chart-rggb-12bit-D65.dng")
+    data = open(base, "rb").read()
+    written = []
+
+    def put(name, b):
+        p = os.path.join(outdir, name)
+        with open(p, "wb") as f:
+            f.write(b)
+        written.append(p)
+
+    # ImageWidth/ImageLength 0xFFFFFFFF (an Int product overflow in the raw-IFD search).
+    t = Tiff(data); t.set_scalar(256, 0xFFFFFFFF); t.set_scalar(257, 0xFFFFFFFF); put("dims-ffffffff.dng", t.d)
+    # 2000000000 x 2000000000 (passes a naive info, overflows a memory estimate).
+    t = Tiff(data); t.set_scalar(256, 2000000000); t.set_scalar(257, 2000000000); put("dims-2e9.dng", t.d)
+    # Width only, and height only, out of range.
+    t = Tiff(data); t.set_scalar(256, 0x7FFFFFFF); put("width-7fffffff.dng", t.d)
+    t = Tiff(data); t.set_scalar(257, 0); put("height-0.dng", t.d)
+    # Truncations of a valid DNG at many points (headers, IFDs, pixel data).
+    for cut in [0, 1, 7, 8, 64, 200, 1000, len(data) // 3, len(data) // 2, len(data) - 1]:
+        put("truncated-%d.dng" % cut, data[:cut])
+    # A lossy-JPEG DNG 108 KB in size that claims 16000x16000, every tile at the same bytes.
+    tiles = (16000 + 255) // 256
+    n = tiles * tiles
+    tile = bytes(random.Random(7).getrandbits(8) for _ in range(96 * 1024))
+    ifd0 = [(254, 4, [1]), (256, 4, [64]), (257, 4, [64]), (50706, 1, [1, 4, 0, 0]),
+            (50708, 2, b"Hostile\0"), (271, 2, b"Darkroom\0"), (272, 2, b"Hostile\0")]
+    raw = [(254, 4, [0]), (256, 4, [16000]), (257, 4, [16000]), (258, 3, [8, 8, 8]), (259, 3, [34892]),
+           (262, 3, [34892]), (277, 3, [3]), (322, 4, [256]), (323, 4, [256]),
+           (325, 4, [len(tile)] * n), (324, 4, [0] * n)]
+    b, payload_off = build_tiff(ifd0, raw, tile)
+    bt = Tiff(b)
+    for e, typ, cnt in bt.raw_ifd_entries(324):
+        off = bt.u32(e + 8)
+        for k in range(cnt):
+            bt.put32(off + 4 * k, payload_off)
+    put("lossy-16000-shared-tiles.dng", bt.d)
+    # An OpcodeList2 whose count claims 0xFFFFFFFF opcodes (LibRaw loops on it for hours).
+    opl = struct.pack(">I", 0xFFFFFFFF) + bytes(16)
+    skia = os.path.join(SHARED, "dng", "skia_sample_1mp.dng")
+    if os.path.exists(skia):
+        s = Tiff(open(skia, "rb").read())
+        hits = [(e, typ, cnt) for e, typ, cnt in s.raw_ifd_entries(51009)]
+        for e, typ, cnt in hits:
+            off = s.u32(e + 8)
+            s.put32(off, 0xFFFFFFFF)
+        if hits:
+            put("skia-opcodelist2-count-ffffffff.dng", s.d)
+    # Not RAW at all, and empty.
+    put("empty.dng", b"")
+    put("text.dng", b"this is not a raw file\n" * 10)
+    put("tiff-magic-only.dng", b"II*\0\x08\0\0\0")
+    put("ifd-loop.dng", b"II*\0\x08\0\0\0" + struct.pack("<H", 0) + struct.pack("<I", 8))
+    # Shared corrupt files (read in place: never copied into the repository).
+    return written
+
+
+# ---------------------------------------------------------------- running
+
+COMMANDS = [
+    ("develop", lambda f, o: ["develop", f, "-o", o, "--log", "text", "--jobs", "1"]),
+    ("info", lambda f, o: ["info", f, "--json"]),
+    ("explain", lambda f, o: ["explain", f]),
+    ("thumbnail", lambda f, o: ["thumbnail", f, "-o", o]),
+]
+
+
+def run_one(binary, path, cmd, outdir):
+    """Returns a problem string or None."""
+    args = [binary] + cmd[1](path, outdir)
+    start = time.monotonic()
+    p = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL,
+                         start_new_session=True)
+    try:
+        _, err = p.communicate(timeout=TIME_LIMIT)
+    except subprocess.TimeoutExpired:
+        os.killpg(p.pid, signal.SIGKILL)
+        p.communicate()
+        return "HANG (> %.0f s)" % TIME_LIMIT
+    # ru_maxrss of this child: wait4 is done by Popen; read it from the process' own status
+    rc = p.returncode
+    if rc < 0:
+        return "CRASH signal %s" % signal.Signals(-rc).name
+    if rc >= 128 and rc != 130:
+        return "exit %d (signal-like)" % rc
+    text = err.decode("utf-8", "replace").strip()
+    if rc != 0:
+        lines = [l for l in text.splitlines() if l.strip()]
+        errors = [l for l in lines if "error" in l.lower()]
+        if not errors:
+            return "exit %d without an error line: %r" % (rc, text[:200])
+    return None
+
+
+def peak_mb_of(binary, args):
+    """Peak RSS of one run (for the memory check), from wait4's rusage."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            os.setsid()
+            devnull = os.open(os.devnull, os.O_RDWR)
+            os.dup2(devnull, 0); os.dup2(devnull, 1); os.dup2(devnull, 2)
+            os.execv(binary, [binary] + args)
+        finally:
+            os._exit(127)
+    deadline = time.monotonic() + TIME_LIMIT
+    while True:
+        wpid, status, usage = os.wait4(pid, os.WNOHANG)
+        if wpid == pid:
+            return usage.ru_maxrss / 1024.0
+        if time.monotonic() > deadline:
+            os.killpg(pid, signal.SIGKILL)
+            os.wait4(pid, 0)
+            return None
+        time.sleep(0.01)
+
+
+def check_file(binary, path, workdir):
+    problems = []
+    size = os.path.getsize(path) if os.path.isfile(path) else 0
+    for cmd in COMMANDS:
+        out = tempfile.mkdtemp(dir=workdir)
+        prob = run_one(binary, path, cmd, out)
+        if prob:
+            problems.append("%s %s: %s" % (cmd[0], path, prob))
+        elif cmd[0] == "develop" and size <= SMALL_INPUT:
+            mb = peak_mb_of(binary, cmd[1](path, tempfile.mkdtemp(dir=workdir)) + ["--overwrite"])
+            if mb is not None and mb > SMALL_PEAK_MB:
+                problems.append("develop %s: peak %.0f MB for a %d-byte input" % (path, mb, size))
+        # Leftover temporary files mean a partial output.
+        for dirpath, _, names in os.walk(out):
+            for n in names:
+                if n.startswith(".") and ("tmp" in n or n.endswith(".partial")) and not n.startswith(".darkroom-manifest"):
+                    problems.append("%s %s: left temporary file %s" % (cmd[0], path, n))
+        shutil.rmtree(out, ignore_errors=True)
+    return problems
+
+
+def run_all(binary, files, jobs):
+    workdir = tempfile.mkdtemp(prefix="darkroom-hostile-")
+    failed, passed = 0, 0
+    try:
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            for path, probs in zip(files, ex.map(lambda f: check_file(binary, f, workdir), files)):
+                if probs:
+                    failed += 1
+                    for p in probs:
+                        print(p, flush=True)
+                else:
+                    passed += 1
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return passed, failed
+
+
+def mutate_bytes(rng, data):
+    d = bytearray(data)
+    kind = rng.randrange(6)
+    if kind == 0 and d:                       # flip bytes
+        for _ in range(rng.randrange(1, 32)):
+            d[rng.randrange(len(d))] ^= 1 << rng.randrange(8)
+    elif kind == 1 and d:                     # truncate
+        d = d[:rng.randrange(len(d))]
+    elif kind == 2 and len(d) > 16:           # smash a TIFF entry's count or value
+        try:
+            t = Tiff(d)
+            ents = list(t.entries())
+            if ents:
+                _, e, tag, typ, cnt = rng.choice(ents)
+                which = rng.choice([4, 8])
+                t.put32(e + which, rng.choice([0, 1, 2, 0xFFFF, 0x7FFFFFFF, 0xFFFFFFFF, 0x80000000,
+                                               rng.randrange(1 << 32), len(d), len(d) - 1]))
+                d = t.d
+        except Exception:
+            pass
+    elif kind == 3 and len(d) > 16:           # overwrite a random window with 0xFF / 0x00
+        o = rng.randrange(len(d)); n = rng.randrange(1, 64)
+        d[o:o + n] = bytes([rng.choice([0, 0xFF])]) * min(n, len(d) - o)
+    elif kind == 4 and len(d) > 64:           # duplicate a chunk elsewhere
+        a = rng.randrange(len(d)); n = rng.randrange(1, min(4096, len(d) - a) + 1)
+        b = rng.randrange(len(d))
+        d[b:b] = d[a:a + n]
+    else:                                     # set a 16/32-bit word to an extreme
+        if len(d) > 8:
+            o = rng.randrange(len(d) - 4)
+            d[o:o + 4] = rng.choice([b"\xff\xff\xff\xff", b"\0\0\0\0", b"\x7f\xff\xff\xff", b"\0\0\x80\0"])
+    return bytes(d)
+
+
+def main(argv):
+    if len(argv) < 3 or argv[1] in ("-h", "--help"):
+        print(__doc__); return 2
+    jobs = 2
+    if "--jobs" in argv:
+        jobs = int(argv[argv.index("--jobs") + 1])
+    if argv[1] == "corpus":
+        files = corpus(argv[2])
+        print("wrote %d files to %s" % (len(files), argv[2]))
+        return 0
+    binary = os.path.abspath(argv[2])
+    if argv[1] == "run":
+        d = argv[3]
+        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        corrupt = os.path.join(SHARED, "corrupt")
+        if os.path.isdir(corrupt):
+            files += sorted(os.path.join(corrupt, f) for f in os.listdir(corrupt))
+        passed, failed = run_all(binary, files, jobs)
+    elif argv[1] == "mutate":
+        n = int(argv[3])
+        seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
+        keep = argv[argv.index("--keep") + 1] if "--keep" in argv else None
+        rng = random.Random(seed)
+        src = samples()
+        blobs = {p: open(p, "rb").read() for p in src}
+        d = keep or tempfile.mkdtemp(prefix="darkroom-mutants-")
+        os.makedirs(d, exist_ok=True)
+        files = []
+        for i in range(n):
+            p = rng.choice(src)
+            m = os.path.join(d, "m%05d-%s" % (i, os.path.basename(p)))
+            with open(m, "wb") as f:
+                f.write(mutate_bytes(rng, blobs[p]))
+            files.append(m)
+        t0 = time.monotonic()
+        passed, failed = run_all(binary, files, jobs)
+        print("mutants: %d from %d samples, seed %d, %.0f s" % (n, len(src), seed, time.monotonic() - t0))
+        if not keep:
+            shutil.rmtree(d, ignore_errors=True)
+    else:
+        print(__doc__); return 2
+    print("%d passed, %d failed" % (passed, failed))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
