@@ -28,6 +28,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // One tiny module per C library, found through pkg-config (Debian -dev packages).
@@ -37,6 +38,8 @@ let package = Package(
         .systemLibrary(name: "CHeif", pkgConfig: "libheif", providers: [.apt(["libheif-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
 
@@ -47,9 +50,11 @@ let package = Package(
         ),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims"]
+            dependencies: ["DarkroomCore", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims"]
         ),
-        .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
+        .target(name: "DarkroomBatch", dependencies: [
+            "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(
             name: "DarkroomCLI",
             dependencies: [
@@ -70,9 +75,11 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
 
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2"]),
-        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
-        .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
+        // Helpers every test target shares (paths, temporary directories, subprocesses); used only by tests.
+        .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomIO", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch", "DarkroomTestSupport"]),
     ]
 )

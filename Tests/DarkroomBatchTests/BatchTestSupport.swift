@@ -1,83 +1,10 @@
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
-import Testing
 
-/// Paths, the `darkroom` binary and subprocess helpers for the batch tests.
-enum BatchTestSupport {
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-
-    /// `../shared/samples/SUB` beside the checkout, when present.
-    static func sharedSamples(_ sub: String) -> URL? {
-        let u = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples").appendingPathComponent(sub)
-        return FileManager.default.fileExists(atPath: u.path) ? u : nil
-    }
-
-    /// The built `darkroom` executable in the build products directory holding this test bundle.
-    static var binary: String? {
-        var candidates: [URL] = []
-        let arg0 = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        candidates.append(arg0.deletingLastPathComponent())
-        candidates.append(arg0.deletingLastPathComponent().deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        for dir in candidates {
-            let p = dir.appendingPathComponent("darkroom").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
-
-    static func tempDirectory(_ tag: String = #function) -> String {
-        let safe = tag.filter { $0.isLetter || $0.isNumber }
-        let path = NSTemporaryDirectory() + "darkroom-batch-\(safe)-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    static func cleanup(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
-
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
-
-    /// Runs `darkroom ARGS` to completion.
-    static func run(_ args: [String], in dir: String? = nil) throws -> Run {
-        guard let bin = binary else { throw TestFailure("darkroom binary not found next to the test bundle; build it first") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: bin)
-        p.arguments = args
-        if let dir { p.currentDirectoryURL = URL(fileURLWithPath: dir) }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        let errBox = DataBox()
-        let t = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
-        t.start()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !errBox.done { usleep(1000) }
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                   stderr: String(decoding: errBox.data, as: UTF8.self))
-    }
-
-    final class DataBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = Data()
-        private var finished = false
-        var data: Data {
-            get { lock.lock(); defer { lock.unlock() }; return value }
-            set { lock.lock(); value = newValue; finished = true; lock.unlock() }
-        }
-        var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
-    }
-
-    struct TestFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
-    }
-
+/// Batch-only helpers on the shared `TestSupport` (DarkroomTestSupport): chart inputs, reports, trees.
+extension TestSupport {
     /// Writes the four synthetic chart DNGs (600x400) into `dir`, named with `prefix`.
     @discardableResult
     static func writeCharts(in dir: String, prefix: String = "", count: Int = 4) throws -> [String] {
