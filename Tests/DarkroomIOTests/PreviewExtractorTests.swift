@@ -72,8 +72,18 @@ struct PreviewExtractorTests {
         try DNGWriter.write(raw, to: path)
         try FileManager.default.createDirectory(atPath: dir + "/Profiles", withIntermediateDirectories: true)
         let withoutProfile = try PreviewExtractor.preview(path: path, longSide: 150, profileSearchDirectories: [dir + "/Profiles"])
-        try ProfileLibraryTests.writeDCP(to: dir + "/Profiles/match.dcp", name: "External Match",
-                                         model: try #require(raw.metadata.uniqueCameraModel), scale: 0.5)
+        // A profile for this camera whose colour matrices (another illuminant's) change the colours.
+        var dcp = SyntheticChart(cfa: .rggb, bitsPerSample: 12, illuminant: ColorMath.d65, width: 60, height: 40).makeRawImage()
+        dcp.metadata.uniqueCameraModel = raw.metadata.uniqueCameraModel
+        dcp.metadata.profile?.name = "External Match"
+        dcp.metadata.profile?.colorMatrix1 = SyntheticChart.colorMatrix2
+        dcp.metadata.profile?.colorMatrix2 = SyntheticChart.colorMatrix1
+        dcp.metadata.profile?.forwardMatrix1 = nil
+        dcp.metadata.profile?.forwardMatrix2 = nil
+        try DNGWriter.write(dcp, to: dir + "/Profiles/match.dcp")
+        var dcpBytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: dir + "/Profiles/match.dcp")))
+        dcpBytes[2] = 0x52; dcpBytes[3] = 0x43   // DCP magic "IIRC"
+        try Data(dcpBytes).write(to: URL(fileURLWithPath: dir + "/Profiles/match.dcp"))
         let p = try PreviewExtractor.preview(path: path, longSide: 150, profileSearchDirectories: [dir + "/Profiles"])
         #expect(p.source == .rendered(halfSizeBinned: false) && max(p.width, p.height) == 150, "\(p.summary)")
         #expect(p.jpeg != withoutProfile.jpeg)
@@ -90,7 +100,11 @@ struct PreviewExtractorTests {
         let expected = RenderedImage(width: thumbnail.width, height: thumbnail.height, bitsPerSample: 8, pixels8: thumbnail.pixels,
                                      colorSpaceName: developed.colorSpaceName, iccProfile: try ICCProfileFactory.profile(for: .srgb),
                                      exif: developed.exif)
-        #expect(p.jpeg == (try JPEGWriter.encode(expected)))
+        let expectedJPEG = try JPEGWriter.encode(expected, options: JPEGOptions(dateTime: expected.exif.dateTimeOriginal ?? ""))
+        let firstDifference = zip(p.jpeg, expectedJPEG).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+        #expect(p.jpeg.count == expectedJPEG.count && firstDifference == nil, "first difference at byte \(firstDifference ?? -1)")
+        // Deterministic: the same input gives the same bytes (no "now" timestamp).
+        #expect(p.jpeg == (try PreviewExtractor.preview(path: path, longSide: 150, profileSearchDirectories: [dir + "/Profiles"])).jpeg)
     }
 
     @Test func unreadableFileFailsNamingIt() throws {

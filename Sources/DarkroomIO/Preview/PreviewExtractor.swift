@@ -137,7 +137,7 @@ public enum PreviewExtractor {
             guard let icc = try? ICCProfileFactory.profile(for: .srgb) else { return nil }
             let image = RenderedImage(width: t.width, height: t.height, bitsPerSample: 8, pixels8: t.bytes,
                                       colorSpaceName: "srgb", iccProfile: icc)
-            guard let jpeg = try? JPEGWriter.encode(image) else { return nil }
+            guard let jpeg = try? JPEGWriter.encode(image, options: JPEGOptions(dateTime: "")) else { return nil }
             return Preview(jpeg: jpeg, width: t.width, height: t.height, source: .libRawBitmap, refused: refused)
         default:
             return nil
@@ -165,7 +165,9 @@ public enum PreviewExtractor {
         let image = try thumbnailImage(Developer.render(source, plan: plan), longSide: longSide,
                                        colorSpace: recipe.colorSpace, path: path)
         let jpeg: [UInt8]
-        do { jpeg = try JPEGWriter.encode(image) } catch { throw .encode(path: path, reason: error.description) }
+        // DateTime = the capture time (never "now"), so the same input gives the same bytes.
+        let options = JPEGOptions(dateTime: image.exif.dateTimeOriginal ?? "")
+        do { jpeg = try JPEGWriter.encode(image, options: options) } catch { throw .encode(path: path, reason: error.description) }
         return Preview(jpeg: jpeg, width: image.width, height: image.height, source: .rendered(halfSizeBinned: binned),
                        refused: refused)
     }
