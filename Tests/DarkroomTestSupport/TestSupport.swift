@@ -8,12 +8,15 @@ public enum TestSupport {
     public static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
+    /// Where `../shared/samples` is (or would be) beside the checkout.
+    public static let sharedSamplesPath: URL = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+
     /// `../shared/samples` beside the checkout, when present.
     public static var sharedSamples: URL? { sharedSamples("") }
 
     /// `../shared/samples/SUB` beside the checkout, when present.
     public static func sharedSamples(_ sub: String) -> URL? {
-        var u = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
+        var u = sharedSamplesPath
         if !sub.isEmpty { u = u.appendingPathComponent(sub) }
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
