@@ -107,6 +107,21 @@ struct PreviewExtractorTests {
         #expect(p.jpeg == (try PreviewExtractor.preview(path: path, longSide: 150, profileSearchDirectories: [dir + "/Profiles"])).jpeg)
     }
 
+    /// A small valid JPEG whose frame header is patched to claim 16000x16000 is refused from
+    /// its header, before any decode allocates for it.
+    @Test func implausibleSizeRefusedBeforeDecoding() throws {
+        let image = RenderedImage(width: 16, height: 16, bitsPerSample: 8, pixels8: [UInt8](repeating: 128, count: 16 * 16 * 3),
+                                  colorSpaceName: "srgb", iccProfile: [])
+        var jpeg = try JPEGWriter.encode(image, options: JPEGOptions(stripMetadata: true, dateTime: ""))
+        guard case .success(let size) = PreviewExtractor.validate(jpeg) else { Issue.record("valid JPEG refused"); return }
+        #expect(size.width == 16 && size.height == 16)
+        let sof = try #require((0..<(jpeg.count - 9)).first { jpeg[$0] == 0xFF && jpeg[$0 + 1] == 0xC0 })
+        jpeg[sof + 5] = 0x3E; jpeg[sof + 6] = 0x80   // height 16000
+        jpeg[sof + 7] = 0x3E; jpeg[sof + 8] = 0x80   // width 16000
+        guard case .failure(let reason) = PreviewExtractor.validate(jpeg) else { Issue.record("16000x16000 accepted"); return }
+        #expect(reason.description == "implausible size 16000x16000", "\(reason)")
+    }
+
     @Test func unreadableFileFailsNamingIt() throws {
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }

@@ -58,8 +58,13 @@ public struct Preview: Sendable {
 /// `Thumbnailer` over the developed image itself, so they show that develop's recipe, crop and
 /// orientation, which a camera preview would not.
 public enum PreviewExtractor {
-    /// Previews larger than this many pixels are not decoded for validation (nor used).
-    public static let maximumPreviewPixels = 1 << 28
+    /// Previews larger than this many pixels (64 MP, beyond any camera's preview) are not
+    /// decoded for validation, nor used.
+    public static let maximumPreviewPixels = 1 << 26
+    /// A JPEG claiming more pixels per byte of data than this is refused before decoding (a
+    /// flat 4:2:0 baseline JPEG needs ~0.1 bit per pixel; real previews carry 0.5–4), so a tiny
+    /// hostile preview cannot make the validation allocate hundreds of MB.
+    public static let maximumPixelsPerByte = 256
 
     /// The best preview of `path`; when none is usable, a render of long side `longSide`.
     /// `recipe` drives the render (its thumbnail size and bit depth are ignored).
@@ -99,8 +104,9 @@ public enum PreviewExtractor {
         do {
             let decoder = try TurboJPEG(.decompress, format: "preview JPEG")
             let header = try decoder.header(jpeg)
-            guard header.width > 0, header.height > 0,
-                  header.width <= maximumPreviewPixels / header.height else {
+            let (budget, overflow) = jpeg.count.multipliedReportingOverflow(by: maximumPixelsPerByte)
+            let limit = min(maximumPreviewPixels, overflow ? .max : max(1 << 16, budget))
+            guard header.width > 0, header.height > 0, header.width <= limit / header.height else {
                 return .failure(PreviewRefusal("implausible size \(header.width)x\(header.height)"))
             }
             let decoded = try decoder.decompress(jpeg, stopOnWarning: true)
@@ -125,7 +131,7 @@ public enum PreviewExtractor {
     private static func libRawPreview(path: String, refused: inout [String]) -> Preview? {
         guard let t = try? LibRawThumbnail.extract(path: path) else { return nil }
         switch t.kind {
-        case "jpeg":
+        case .jpeg:
             switch validate(t.bytes) {
             case .success(let size):
                 return Preview(jpeg: t.bytes, width: size.width, height: size.height, source: .libRawJPEG, refused: refused)
@@ -133,7 +139,7 @@ public enum PreviewExtractor {
                 refused.append("\(t.width)x\(t.height) thumbnail (\(reason))")
                 return nil
             }
-        case "rgb8" where t.width >= 64 && t.height >= 64:
+        case .rgb8 where t.width >= 64 && t.height >= 64:
             guard let icc = try? ICCProfileFactory.profile(for: .srgb) else { return nil }
             let image = RenderedImage(width: t.width, height: t.height, bitsPerSample: 8, pixels8: t.bytes,
                                       colorSpaceName: "srgb", iccProfile: icc)
