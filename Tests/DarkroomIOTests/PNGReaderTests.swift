@@ -107,6 +107,32 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
         #expect(throws: PNGError.self) { try PNGReader.read(zeroWidth) }
     }
 
+    /// 400 mutants of a valid file with their chunk CRCs recomputed (so the damage reaches IHDR
+    /// fields, the zlib stream and the row filters, not just the CRC check): each decodes or
+    /// throws a PNGError; none traps. Deterministic (fixed-seed generator).
+    @Test func mutantsWithValidCRCsNeverTrap() {
+        let pixels = (0..<(23 * 17 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 3) }
+        let good = makePNG(width: 23, height: 17, channels: 4, pixels: pixels, filters: [0, 1, 2, 3, 4])
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Int(state >> 33) }
+        var decoded = 0, refused = 0
+        for _ in 0..<400 {
+            var m = good
+            for _ in 0..<(1 + next() % 4) { m[8 + next() % (m.count - 8)] = UInt8(truncatingIfNeeded: next()) }
+            // Recompute every chunk's CRC so the mutation is not caught by the CRC alone.
+            var pos = 8
+            while pos + 12 <= m.count {
+                let length = Int(m[pos]) << 24 | Int(m[pos + 1]) << 16 | Int(m[pos + 2]) << 8 | Int(m[pos + 3])
+                guard length <= m.count - pos - 12 else { break }
+                let crc = be(crc32(Array(m[(pos + 4)..<(pos + 8 + length)])))
+                m.replaceSubrange((pos + 8 + length)..<(pos + 12 + length), with: crc)
+                pos += 12 + length
+            }
+            do { _ = try PNGReader.read(m); decoded += 1 } catch { refused += 1 }
+        }
+        #expect(decoded + refused == 400 && refused > 0)
+    }
+
     /// Huge declared sizes are refused from IHDR alone, before any pixel memory is allocated
     /// (the file is tiny; an allocation of width × height would be terabytes).
     @Test(arguments: [(100_000, 100_000), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x7FFF_FFFF, 1), (16_384, 8_193)])
