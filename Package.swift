@@ -28,6 +28,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // One tiny module per C library, found through pkg-config (Debian -dev packages).
@@ -38,6 +39,8 @@ let package = Package(
         .systemLibrary(name: "CJPEG", pkgConfig: "libturbojpeg", providers: [.apt(["libturbojpeg0-dev"])]),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
         // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
@@ -54,9 +57,11 @@ let package = Package(
         .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CShims", "CJXL"]
+            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL"]
         ),
-        .target(name: "DarkroomBatch", dependencies: ["DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams")]),
+        .target(name: "DarkroomBatch", dependencies: [
+            "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+        ]),
         .target(
             name: "DarkroomCLI",
             dependencies: [
@@ -77,14 +82,16 @@ let package = Package(
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),
 
+        // Helpers every test target shares (paths, temporary directories, subprocesses); used only by tests.
+        .target(name: "DarkroomTestSupport", path: "Tests/DarkroomTestSupport"),
         // The libFuzzer targets' bodies (Tests/Fuzz): the fuzz executables of `make fuzz` and the
         // regression test that replays their saved crashers both call them.
         .target(name: "DarkroomFuzzBodies", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO"],
                 path: "Tests/Fuzz/Bodies"),
-        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib"]),
-        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore"]),
-        .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch"]),
+        .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch", "DarkroomTestSupport"]),
     ]
 )
 

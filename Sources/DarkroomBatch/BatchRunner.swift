@@ -335,21 +335,32 @@ public final class BatchRunner: @unchecked Sendable {
         case .regular(let f, let id): stat = f; identity = id
         }
         var hashed: InputFingerprint?
+        var legacyAccepted = false   // a record with a pre-XXH3 hash matched: rewrite it (ContentHash)
         // Same input content: size+mtime of the same path, else the content hash decides (so a
         // `touch`, or the same archive reached by another path, causes no work).
-        func same(size: Int64, modified: Double, sha: String, path: String) -> Bool {
-            if path == input.path && size == stat.size && modified == stat.modified { return true }
+        func currentHash() -> String? {
             if hashed == nil { hashed = stat.withHash(path: input.path) }
-            return hashed?.contentHash == sha
+            return hashed?.contentHash
+        }
+        func same(size: Int64, modified: Double, sha: String, path: String) -> Bool {
+            let ok = (path == input.path && size == stat.size && modified == stat.modified)
+                || ContentHash.matches(recorded: sha, path: input.path, current: currentHash)
+            if ok && ContentHash.isLegacy(sha) { legacyAccepted = true }
+            return ok
         }
         let outs = ctx.formats.map { f -> (format: OutputFormat, rel: String, abs: String) in
             let rel = job.name + "." + f.fileExtension
             return (f, rel, dir.fullPath(rel))
         }
+        func upgradeLegacyRecords() {
+            guard legacyAccepted, let h = currentHash() else { return }
+            ctx.manifest.replaceLegacyHashes(outputs: outs.map(\.rel), failure: job.name, with: h)
+        }
         rep.outputs = outs.map(\.abs)
         // Failed (or not-RAW) before with the same input and recipe: not retried unless asked.
         if !c.overwrite && !c.retryFailed, let f = ctx.manifest.failure(job.name), f.recipe == ctx.recipeHash,
            same(size: f.inputSize, modified: f.inputModified, sha: f.inputHash, path: f.input) {
+            upgradeLegacyRecords()
             rep.status = f.status == FileStatus.skipped.rawValue ? .skipped : .previouslyFailed
             rep.error = f.error; rep.category = FailureCategory(label: f.category); rep.outputs = []
             return rep
@@ -384,6 +395,7 @@ public final class BatchRunner: @unchecked Sendable {
             }
             todo.append((o.format, o.rel, o.abs, false))
         }
+        upgradeLegacyRecords()
         if todo.isEmpty { rep.status = .upToDate; return rep }
 
         onEvent(.started(input: input.path))

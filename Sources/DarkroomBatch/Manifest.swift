@@ -2,7 +2,7 @@ import DarkroomIO
 import Foundation
 import Glibc
 
-/// Size, modification time and 128-bit content hash (`ContentHash`) of an input file.
+/// Size, modification time and content hash (`ContentHash`, XXH3-128) of an input file.
 public struct InputFingerprint: Sendable, Equatable, Codable {
     public var size: Int64
     public var modified: Double
@@ -181,6 +181,20 @@ public final class Manifest: @unchecked Sendable {
             mine.failures[key] = nil; content.failures[key] = nil
             try save()
         }
+    }
+
+    /// Replaces a legacy (pre-XXH3) input hash in these records by `hash`, then saves; used once
+    /// when such a record was accepted as the same input (`ContentHash.isLegacy`).
+    public func replaceLegacyHashes(outputs keys: [String], failure key: String, with hash: String) {
+        lock.lock(); defer { lock.unlock() }
+        var changed = false
+        for k in keys where content.outputs[k].map({ ContentHash.isLegacy($0.inputHash) }) == true {
+            content.outputs[k]?.inputHash = hash; changed = true
+        }
+        if content.failures[key].map({ ContentHash.isLegacy($0.inputHash) }) == true {
+            content.failures[key]?.inputHash = hash; changed = true
+        }
+        if changed { try? save() }   // not saved: the legacy hash is simply checked again next run
     }
 
     public func set(failure: ManifestFailure, for key: String) throws(BatchError) {

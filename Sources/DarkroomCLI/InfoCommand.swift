@@ -72,16 +72,9 @@ struct InfoCommand: ParsableCommand {
 
     static func printStats(path: String, options: DecodeOptions) throws(DecodeError) {
         let raw = try RawDecoder.decode(path: path, options: options)
-        let spp = raw.samplesPerPixel
-        var lo = [UInt16](repeating: .max, count: 3), hi = [UInt16](repeating: 0, count: 3)
-        var sum = [Double](repeating: 0, count: 3), n = [Double](repeating: 0, count: 3)
-        for y in 0..<raw.height { for x in 0..<raw.width { for s in 0..<spp {
-            let v = raw.pixels[(y * raw.width + x) * spp + s]
-            let c = spp == 3 ? s : Int(raw.metadata.cfa?.color(x: x, y: y).rawValue ?? 1)
-            lo[c] = min(lo[c], v); hi[c] = max(hi[c], v); sum[c] += Double(v); n[c] += 1
-        } } }
-        for (c, name) in ["R", "G", "B"].enumerated() where n[c] > 0 {
-            Console.out("  stats \(name)          min \(lo[c])  max \(hi[c])  mean \(String(format: "%.1f", sum[c] / n[c]))")
+        for (name, st) in zip(["R", "G", "B"], raw.sampleStatistics()) {
+            guard let st else { continue }
+            Console.out("  stats \(name)          min \(st.minimum)  max \(st.maximum)  mean \(String(format: "%.1f", st.mean))")
         }
     }
 

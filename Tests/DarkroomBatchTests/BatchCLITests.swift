@@ -1,13 +1,14 @@
 import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
 /// End-to-end: the built `darkroom` binary run as a subprocess.
 @Suite("Batch CLI", .serialized)
 struct BatchCLITests {
-    typealias S = BatchTestSupport
+    typealias S = TestSupport
 
     /// Good DNGs, corrupt files, a text file and a duplicate name in a sub-folder: every good
     /// file develops (the duplicate keeps its folder), each bad one is in the report with a

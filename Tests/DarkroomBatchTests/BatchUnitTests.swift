@@ -1,6 +1,7 @@
 import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -18,12 +19,36 @@ struct BatchUnitTests {
         for n in [1, 63, 64, 65, 200, 607] { s.update(Array(bytes[i..<i + n])); i += n }
         #expect(s.finalize().map { String(format: "%02x", $0) }.joined() == SHA256.hex(bytes))
         // A file hashes like its bytes (read in 1 MiB chunks; 1.5 MiB here).
-        let dir = BatchTestSupport.tempDirectory()
-        defer { BatchTestSupport.cleanup(dir) }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
         let big = (0..<(3 << 19)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 9) }
         FileManager.default.createFile(atPath: dir + "/f", contents: Data(big))
         #expect(SHA256.hexOfFile(dir + "/f") == SHA256.hex(big))
         #expect(SHA256.hexOfFile(dir + "/missing") == nil)
+        // FIPS 180-4 / NIST CAVP: the 896-bit message and one million "a".
+        #expect(SHA256.hex(Array("abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu".utf8))
+                == "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1")
+        #expect(SHA256.hex([UInt8](repeating: 0x61, count: 1_000_000))
+                == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    /// File digests equal coreutils' `sha256sum` (an independent implementation) for a few
+    /// sizes, sample DNGs included when `../shared/samples` is present.
+    @Test func sha256MatchesSha256sum() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/sha256sum") else { return }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        var paths: [String] = []
+        for size in [0, 55, 56, 64, 1000, (1 << 20) + 7] {
+            let path = dir + "/f\(size)"
+            FileManager.default.createFile(atPath: path, contents: Data((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 7 &+ $0 >> 8) }))
+            paths.append(path)
+        }
+        paths += TestSupport.files(in: "dng").prefix(2).map(\.path)
+        for path in paths {
+            let reference = try TestSupport.runTool("/usr/bin/sha256sum", [path]).stdout.split(separator: " ").first.map(String.init)
+            #expect(SHA256.hexOfFile(path) == reference, "\(path)")
+        }
     }
 
     /// K/N shards of 500 paths: disjoint, union = all, and each path's shard does not depend on
@@ -77,8 +102,8 @@ struct BatchUnitTests {
     /// Files, directories (flat and recursive) and globs; hidden files and OUTDIR are never
     /// picked up; relative paths are taken from each input's root.
     @Test func inputExpansion() throws {
-        let dir = BatchTestSupport.tempDirectory()
-        defer { BatchTestSupport.cleanup(dir) }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
         let fm = FileManager.default
         for p in ["a/x.dng", "a/.hidden.dng", "a/sub/y.dng", "a/out/z.jpg", "b/x.dng", "b/w.nef"] {
             try fm.createDirectory(atPath: dir + "/" + (p as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
@@ -132,8 +157,8 @@ struct BatchUnitTests {
         mattes: [gamut, skin]
         matte: {sky: sky.png}
         """
-        let dir = BatchTestSupport.tempDirectory()
-        defer { BatchTestSupport.cleanup(dir) }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
         try yaml.write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
         let file = try BatchRecipe.load(path: dir + "/r.yaml")
         var flags = BatchRecipe()
@@ -163,8 +188,8 @@ struct BatchUnitTests {
     }
 
     @Test func recipeFileRejectsUnknownKeysAndBadValues() throws {
-        let dir = BatchTestSupport.tempDirectory()
-        defer { BatchTestSupport.cleanup(dir) }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
         for (text, needle) in [("colour-space: p3", "unknown key 'colour-space'"), ("format: png", "png"),
                                ("bit-depth: 12", "bit-depth"), ("wb: hot", "wb")] {
             try text.write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
@@ -190,21 +215,55 @@ struct BatchUnitTests {
 
 @Suite("Content hash")
 struct ContentHashTests {
-    /// Chunking never changes the hash; any changed, added or removed byte does.
-    @Test func chunkIndependentAndSensitive() {
-        var rng = SystemRandomNumberGenerator()
-        var data = (0..<10_007).map { _ in UInt8.random(in: 0...255, using: &rng) }
+    /// The 100,003-byte pattern whose legacy hash was recorded before the switch to XXH3-128.
+    static let pattern: [UInt8] = (0..<100_003).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 7) }
+
+    /// Runs `xxhsum -H2 FILE` (Debian's `xxhash`, the reference implementation's CLI): the
+    /// XXH128 digest as 32 hex digits; nil when xxhsum is not installed.
+    static func xxhsum(_ path: String) throws -> String? {
+        guard let xxhsum = ["/usr/bin/xxhsum", "/usr/local/bin/xxhsum"].first(where: FileManager.default.isExecutableFile)
+        else { return nil }
+        let r = try TestSupport.runTool(xxhsum, ["-H2", path])
+        return r.stdout.split(separator: " ").first.map(String.init)
+    }
+
+    /// Our hash of a file and of its bytes equals xxhsum's XXH128, for sizes around XXH3's
+    /// internal boundaries (0, 1, 16, 17, 128, 129, 240, 241 bytes, one stripe block) and larger
+    /// than the 1 MiB read chunk.
+    @Test(arguments: [0, 1, 3, 16, 17, 128, 129, 240, 241, 1024, 100_003, (1 << 20) + 12_345, 3 << 20])
+    func matchesXxhsum(size: Int) throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let bytes = (0..<size).map { UInt8(truncatingIfNeeded: $0 &* 131 &+ $0 >> 11) }
+        let path = dir + "/data.bin"
+        #expect(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
+        let hash = try #require(ContentHash.hexOfFile(path))
+        #expect(hash == ContentHash.hex(bytes))
+        #expect(hash.hasPrefix("xxh3-128:") && hash.count == 9 + 32)
+        #expect(!ContentHash.isLegacy(hash))
+        if let reference = try Self.xxhsum(path) { #expect(hash == "xxh3-128:" + reference) }
+    }
+
+    @Test func knownVectors() {
+        // xxhsum -H2 of the empty file and of the 100,003-byte pattern (xxHash 0.8.1).
+        #expect(ContentHash.hex([]) == "xxh3-128:99aa06d3014798d86001c324468d497f")
+        #expect(ContentHash.hex(Self.pattern) == "xxh3-128:871bbbf396a1614c6ce3432f8c8e8b62")
+        #expect(ContentHash.hexOfFile("/nonexistent/file") == nil)
+    }
+
+    /// Streaming in any chunking gives the one-call digest; any changed, added or removed byte changes it.
+    @Test func chunkIndependentAndSensitive() throws {
+        var data = Self.pattern.prefix(10_007).map { $0 }
         let whole = ContentHash.hex(data)
-        #expect(whole.count == 32)
         for chunk in [1, 7, 15, 16, 17, 1000, 4096] {
-            var h = ContentHash()
+            guard var h = XXH3Hasher() else { Issue.record("no XXH3 state"); return }
             var i = 0
             while i < data.count {
                 let end = min(i + chunk, data.count)
                 data[i..<end].withUnsafeBytes { h.update($0) }
                 i = end
             }
-            #expect(h.finalize() == whole, "chunk \(chunk)")
+            #expect("xxh3-128:" + h.digest().map { String(format: "%02x", $0) }.joined() == whole, "chunk \(chunk)")
         }
         var seen: Set<String> = [whole]
         for i in [0, 1, 15, 16, 5000, 10_006] {
@@ -213,7 +272,56 @@ struct ContentHashTests {
         }
         #expect(seen.insert(ContentHash.hex(Array(data.dropLast()))).inserted)
         #expect(seen.insert(ContentHash.hex(data + [0])).inserted)
-        #expect(ContentHash.hex([]) != ContentHash.hex([0]))
-        data[0] = data[0]
+        data[0] ^= 0
+    }
+
+    /// The legacy hash still gives the values the previous version recorded (computed by the
+    /// code at commit 4da16c0, before the switch), and is recognised by its bare 32-digit form.
+    @Test func legacyHashAsRecorded() {
+        #expect(LegacyContentHash.hex(Self.pattern) == "4cbe2e92cec4f9975044c64bdb0dbe90")
+        #expect(LegacyContentHash.hex([]) == "97d006e1fc7b6ec7bd57797bcb893970")
+        #expect(LegacyContentHash.hex(Array("darkroom".utf8)) == "61af25c2580bed76cfe62b4a26f2a5c3")
+        #expect(ContentHash.isLegacy("4cbe2e92cec4f9975044c64bdb0dbe90"))
+        #expect(!ContentHash.isLegacy("4CBE2E92CEC4F9975044C64BDB0DBE90") && !ContentHash.isLegacy("abc"))
+    }
+
+    enum OldRecord { case sameStat, touched, changedContent }
+
+    /// A manifest written by the previous version (its records hold the legacy hash) is not
+    /// taken as changed inputs: with the same size+mtime, or a different mtime but the same
+    /// content, the output is up to date and the record is rewritten with the XXH3-128 hash; a
+    /// record whose legacy hash does not match the content is not accepted.
+    @Test(arguments: [OldRecord.sameStat, .touched, .changedContent])
+    func oldManifestIsRecognised(_ kind: OldRecord) throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let input = try TestSupport.writeCharts(in: dir + "/in", count: 1)[0]
+        let out = dir + "/out"
+        let first = try BatchRunner(configuration: BatchConfiguration(inputs: [input], outputDirectory: out)).run()
+        #expect(first.files.map(\.status) == [.developed])
+        let manifestPath = out + "/.darkroom-manifest.json"
+        var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        var outputs = try #require(manifest["outputs"] as? [String: [String: Any]])
+        #expect(outputs.count == 1)
+        let key = try #require(outputs.keys.first)
+        #expect(outputs[key]?["inputHash"] as? String == ContentHash.hexOfFile(input))
+        // The record as the previous version wrote it: the same fields, the legacy hash.
+        let legacy = try #require(LegacyContentHash.hexOfFile(input))
+        outputs[key]?["inputHash"] = kind == .changedContent ? LegacyContentHash.hex(Array("other content".utf8)) : legacy
+        let modified = outputs[key]?["inputModified"] as? Double ?? 0
+        if kind != .sameStat { outputs[key]?["inputModified"] = modified - 1000 }
+        manifest["outputs"] = outputs
+        try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
+
+        let second = try BatchRunner(configuration: BatchConfiguration(inputs: [input], outputDirectory: out)).run()
+        let after = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
+        let record = try #require((after["outputs"] as? [String: [String: Any]])?[key])
+        if kind == .changedContent {
+            #expect(second.files.map(\.status) == [.failed])
+            #expect(second.files.first?.category == .exists)
+        } else {
+            #expect(second.files.map(\.status) == [.upToDate])
+            #expect(record["inputHash"] as? String == ContentHash.hexOfFile(input))
+        }
     }
 }

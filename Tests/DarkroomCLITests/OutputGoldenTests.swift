@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -44,16 +45,8 @@ struct OutputGoldenTests {
         }
         var out: [String: String] = [:]
         guard !produced.isEmpty else { return out }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/sha256sum")
-        p.arguments = produced
-        p.currentDirectoryURL = URL(fileURLWithPath: dir)
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        let sums = try TestSupport.runTool("/usr/bin/sha256sum", produced, in: dir)
+        for line in sums.stdout.split(separator: "\n") {
             let parts = line.split(separator: " ", maxSplits: 1)
             guard parts.count == 2 else { continue }
             out[parts[1].trimmingCharacters(in: CharacterSet(charactersIn: " *"))] = String(parts[0])

@@ -1,5 +1,6 @@
 import DarkroomBatch
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import Testing
 

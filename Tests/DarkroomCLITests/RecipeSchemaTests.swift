@@ -2,6 +2,7 @@
 import DarkroomBatch
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 

@@ -1,35 +1,10 @@
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 
-/// Paths and helpers shared by the end-to-end tests.
-enum TestSupport {
-    /// The package root (…/Tests/DarkroomCLITests/TestSupport.swift → three levels up).
-    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent()
-    /// `../shared/samples` beside the checkout, when present.
-    static var sharedSamples: URL? {
-        let u = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples")
-        return FileManager.default.fileExists(atPath: u.path) ? u : nil
-    }
-
-    static func files(in sub: String) -> [URL] {
-        guard let root = sharedSamples else { return [] }
-        let dir = root.appendingPathComponent(sub)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? []
-        return names.sorted().filter { !$0.hasPrefix(".") }.map { dir.appendingPathComponent($0) }
-    }
-
-    /// A fresh temporary directory; remove it with `cleanup`.
-    static func tempDirectory(_ tag: String = #function) -> String {
-        let safe = tag.filter { $0.isLetter || $0.isNumber }
-        let path = NSTemporaryDirectory() + "darkroom-test-\(safe)-\(UUID().uuidString)"
-        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
-        return path
-    }
-
-    static func cleanup(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
-
+/// End-to-end-only helpers on the shared `TestSupport` (DarkroomTestSupport): patch means and chart DNGs.
+extension TestSupport {
     /// Mean of an 8-bit RGB image over a rectangle.
     static func mean(_ px: [UInt8], width: Int, rect: PixelRect) -> SIMD3<Double> {
         var s = SIMD3<Double>(0, 0, 0)

@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Foundation
 import Testing
 @testable import DarkroomCore
@@ -6,9 +7,7 @@ import DarkroomFormats
 /// Opcode lists of the real DNGs in ../shared/samples/dng, found with a tiny TIFF walk (IFD0, its
 /// chain and SubIFDs), parsed, re-encoded and checked against their image size.
 @Suite struct OpcodeSampleTests {
-    static let dngDirectory = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/samples/dng")
+    static let dngDirectory = TestSupport.sharedSamplesPath.appendingPathComponent("dng")
 
     struct FoundList { var tag: Int; var bytes: [UInt8]; var width: Int; var height: Int; var samples: Int }
 

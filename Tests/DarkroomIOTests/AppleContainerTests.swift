@@ -2,6 +2,7 @@ import CHeif
 import DarkroomCore
 @testable import DarkroomFormats
 @testable import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -140,20 +141,11 @@ enum AppleFixture {
     }
 
     static func run(_ tool: String, _ args: [String], bytes: [UInt8], suffix: String) -> (status: Int32, out: String)? {
-        guard FileManager.default.isExecutableFile(atPath: tool) else { return nil }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-apple-\(UUID().uuidString).\(suffix)")
-        guard (try? Data(bytes).write(to: url)) != nil else { return nil }
-        defer { try? FileManager.default.removeItem(at: url) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args + [url.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = pipe
-        guard (try? p.run()) != nil else { return nil }
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        p.waitUntilExit()
-        return (p.terminationStatus, out.replacingOccurrences(of: url.path, with: "OUT.\(suffix)"))
+        guard FileManager.default.isExecutableFile(atPath: tool),
+              let path = try? TestSupport.temporaryFile(bytes, suffix: suffix) else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let r = try? TestSupport.runTool(tool, args + [path]) else { return nil }
+        return (r.status, (r.stdout + r.stderr).replacingOccurrences(of: path, with: "OUT.\(suffix)"))
     }
 
     /// When `DARKROOM_KEEP_OUTPUTS` names a directory, outputs are saved there for inspection.

@@ -1,4 +1,5 @@
 import Testing
+import DarkroomTestSupport
 import Foundation
 import DarkroomCore
 @testable import DarkroomFormats
@@ -82,8 +83,7 @@ import DarkroomCore
 
     /// Files in ../shared/samples/corrupt that look like TIFF (skipped when absent).
     @Test func corruptSamplesNeverTrap() throws {
-        let dir = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples/corrupt").path
+        let dir = TestSupport.sharedSamplesPath.appendingPathComponent("corrupt").path
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return }
         for name in names.sorted() {
             let path = dir + "/" + name

@@ -1,4 +1,5 @@
 import Testing
+import DarkroomTestSupport
 import Foundation
 import DarkroomCore
 @testable import DarkroomFormats

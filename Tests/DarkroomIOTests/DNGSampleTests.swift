@@ -1,4 +1,5 @@
 import Testing
+import DarkroomTestSupport
 import Foundation
 import DarkroomCore
 @testable import DarkroomFormats
@@ -7,11 +8,7 @@ import DarkroomCore
 /// Real DNG files from `../shared/samples/dng` (skipped when absent): every file either reads
 /// or throws a one-line error naming it.
 @Suite struct DNGSampleTests {
-    static let samplesDirectory: String = {
-        let here = URL(fileURLWithPath: #filePath)
-        return here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("shared/samples/dng").path
-    }()
+    static let samplesDirectory: String = TestSupport.sharedSamplesPath.appendingPathComponent("dng").path
 
     static var sampleFiles: [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: samplesDirectory)) ?? []

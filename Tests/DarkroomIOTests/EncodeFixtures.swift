@@ -1,12 +1,11 @@
 import CLCMS2
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 
 /// Synthetic images, ICC profiles and measurements shared by the Encode/Inspect tests.
 enum EncodeFixtures {
-    static let samplesDir: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/samples")
+    static let samplesDir: URL = TestSupport.sharedSamplesPath
 
     /// Smooth "Kodak-like" content: colour ramps plus a low-frequency sinusoid and one hard
     /// luminance edge, 8-bit sRGB.
@@ -113,21 +112,11 @@ enum EncodeFixtures {
 
     /// `exiftool -j -n` on bytes, when exiftool is installed.
     static func exiftool(_ bytes: [UInt8], args: [String] = ["-j", "-n"]) -> [String: Any]? {
-        let tool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let tool else { return nil }
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-encode-\(UUID().uuidString)")
-        guard (try? Data(bytes).write(to: url)) != nil else { return nil }
-        defer { try? FileManager.default.removeItem(at: url) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args + [url.path]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        p.standardError = FileHandle.nullDevice
-        guard (try? p.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard let arr = try? JSONSerialization.jsonObject(with: data) as? [[String: Any]] else { return nil }
+        guard let tool = TestSupport.tool("/usr/bin/exiftool", "/usr/local/bin/exiftool"),
+              let path = try? TestSupport.temporaryFile(bytes, suffix: "bin") else { return nil }
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        guard let run = try? TestSupport.runTool(tool, args + [path]),
+              let arr = try? JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]] else { return nil }
         return arr.first
     }
 }

@@ -2,6 +2,7 @@ import CHeif
 import DarkroomCore
 @testable import DarkroomFormats
 @testable import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -117,19 +118,11 @@ struct EncodeHEIFTests {
         #expect(heif_context_get_number_of_top_level_images(ctx) == 1)
         // heif-info (libheif's own tool) accepts the file, and its box dump shows auxC + auxl.
         if FileManager.default.isExecutableFile(atPath: "/usr/bin/heif-info") {
-            let url = FileManager.default.temporaryDirectory.appendingPathComponent("darkroom-mattes-\(UUID().uuidString).heic")
-            try Data(heic).write(to: url)
-            defer { try? FileManager.default.removeItem(at: url) }
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: "/usr/bin/heif-info")
-            p.arguments = ["-d", url.path]
-            let pipe = Pipe()
-            p.standardOutput = pipe
-            p.standardError = FileHandle.nullDevice
-            try p.run()
-            let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            p.waitUntilExit()
-            #expect(p.terminationStatus == 0)
+            let path = try TestSupport.temporaryFile(heic, suffix: "heic")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let r = try TestSupport.runTool("/usr/bin/heif-info", ["-d", path])
+            let out = r.stdout
+            #expect(r.status == 0)
             for m in img.mattes { #expect(out.contains("aux type: \(m.kind.urn)")) }
             #expect(out.components(separatedBy: "reference with type 'auxl'").count == 4)
         }

@@ -1,6 +1,7 @@
 @testable import DarkroomFormats
 @testable import DarkroomIO
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -41,20 +42,13 @@ struct EncodeStripTests {
 
     /// exiftool (when installed) validates the joined stream.
     @Test func exiftoolValidates() throws {
-        let exiftool = ["/usr/bin/exiftool", "/usr/local/bin/exiftool"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let exiftool else { return }
+        guard let exiftool = TestSupport.tool("/usr/bin/exiftool", "/usr/local/bin/exiftool") else { return }
         let px = Self.image(width: 900, height: 1100)
         let img = RenderedImage(width: 900, height: 1100, bitsPerSample: 8, pixels8: px, colorSpaceName: "srgb", iccProfile: [])
         let bytes = try JPEGWriter.encode(img, options: JPEGOptions(quality: 90))
-        let path = NSTemporaryDirectory() + "strip-\(UUID().uuidString).jpg"
-        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let path = try TestSupport.temporaryFile(bytes, suffix: "jpg")
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: exiftool)
-        p.arguments = ["-validate", "-warning", "-error", "-a", "-s", path]
-        let pipe = Pipe(); p.standardOutput = pipe
-        try p.run(); p.waitUntilExit()
-        let out = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let out = try TestSupport.runTool(exiftool, ["-validate", "-warning", "-error", "-a", "-s", path]).stdout
         #expect(out.contains("Validate") && out.contains("OK"), "\(out)")
     }
 }

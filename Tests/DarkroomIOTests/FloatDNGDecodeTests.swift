@@ -1,6 +1,7 @@
 import CTIFF
 import CZlib
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import Testing
 @testable import DarkroomIO

@@ -2,17 +2,14 @@ import CLCMS2
 import DarkroomCore
 @testable import DarkroomFormats
 @testable import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
 @Suite("ICC profiles")
 struct ICCProfileTests {
     /// `<package root>/Profiles`.
-    static let profilesDir: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Profiles").path
-    }()
+    static let profilesDir: String = TestSupport.packageRoot.appendingPathComponent("Profiles").path
 
     // lcms2 pixel formats (macros Swift cannot import).
     static let typeRGBDouble: cmsUInt32Number = (1 << 22) | (4 << 16) | (3 << 3)     // TYPE_RGB_DBL

@@ -1,5 +1,6 @@
 import CJXL
 import DarkroomCore
+import DarkroomTestSupport
 import Foundation
 import Testing
 @testable import DarkroomIO

@@ -2,13 +2,10 @@ import Foundation
 import Testing
 import DarkroomCore
 @testable import DarkroomFormats
+import DarkroomTestSupport
 @testable import DarkroomIO
 
-private let samples: String = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return root.deletingLastPathComponent().appendingPathComponent("shared/samples").path
-}()
-private let kodak = samples + "/kodak24"
+private let kodak = TestSupport.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
 private let haveKodak = FileManager.default.fileExists(atPath: kodak + "/kodim19.png")
 
 // MARK: - A tiny independent PNG writer (stored deflate blocks, forward filters) for synthetic files.
@@ -81,23 +78,85 @@ private func makePNG(width: Int, height: Int, channels: Int, pixels: [UInt8], fi
         #expect(img.pixels == pixels)
     }
 
+    /// Hostile and broken files fail with a clear PNGError (libpng's reason), never a trap.
     @Test func rejectsHostileBytes() {
         let good = makePNG(width: 4, height: 3, channels: 3, pixels: [UInt8](repeating: 9, count: 36), filters: [1])
         #expect(throws: PNGError.notPNG(file: nil)) { try PNGReader.read(Array("GIF89a.....".utf8)) }
-        #expect(throws: PNGError.self) { try PNGReader.read(Array(good.prefix(40))) }
+        // Cut inside the tEXt chunk's header (IHDR ends at byte 33): 7 of its 8 bytes are there.
+        #expect(throws: PNGError.truncated(file: nil, at: 33, needed: 1)) { try PNGReader.read(Array(good.prefix(40))) }
+        // Cut anywhere: always an error, never a trap.
+        for n in stride(from: 8, to: good.count, by: 3) {
+            #expect(throws: PNGError.self, "prefix \(n)") { try PNGReader.read(Array(good.prefix(n))) }
+        }
         var badCRC = good
         badCRC[20] ^= 0xFF   // inside IHDR data
-        #expect(throws: PNGError.badCRC(file: nil, chunk: "IHDR", at: 8)) { try PNGReader.read(badCRC) }
+        #expect(throws: PNGError.badCRC(file: nil, chunk: "IHDR")) { try PNGReader.read(badCRC) }
+        var badAncillaryCRC = good
+        badAncillaryCRC[33 + 8] ^= 0xFF   // inside tEXt data: ancillary chunks are checked too
+        #expect(throws: PNGError.badCRC(file: nil, chunk: "tEXt")) { try PNGReader.read(badAncillaryCRC) }
         let noData = Array(good.prefix(33)) + chunk("IEND", [])
-        #expect(throws: PNGError.missingChunk(file: nil, chunk: "IDAT")) { try PNGReader.read(noData) }
+        #expect(throws: PNGError.invalid(file: nil, reason: "IEND: out of place")) { try PNGReader.read(noData) }
         // Valid chunk framing but image data that does not inflate.
         let ihdr = be(4) + be(3) + [8, 2, 0, 0, 0]
         let garbage = Array(good.prefix(8)) + chunk("IHDR", ihdr) + chunk("IDAT", [1, 2, 3, 4, 5]) + chunk("IEND", [])
-        #expect(throws: PNGError.self) { try PNGReader.read(garbage) }
-        let interlaced = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [8, 0, 0, 0, 1])
-        #expect(throws: PNGError.unsupported(file: nil, reason: "Adam7 interlacing")) { try PNGReader.read(interlaced) }
+        #expect(throws: PNGError.invalid(file: nil, reason: "IDAT: incorrect header check")) { try PNGReader.read(garbage) }
         let badDepth = Array(good.prefix(8)) + chunk("IHDR", be(4) + be(3) + [4, 2, 0, 0, 0])
-        #expect(throws: PNGError.invalid(file: nil, reason: "bit depth 4 with colour type 2")) { try PNGReader.read(badDepth) }
+        #expect(throws: PNGError.invalid(file: nil, reason: "Invalid IHDR data (Invalid color type/bit depth combination in IHDR)")) {
+            try PNGReader.read(badDepth)
+        }
+        let zeroWidth = Array(good.prefix(8)) + chunk("IHDR", be(0) + be(3) + [8, 2, 0, 0, 0])
+        #expect(throws: PNGError.self) { try PNGReader.read(zeroWidth) }
+    }
+
+    /// 400 mutants of a valid file with their chunk CRCs recomputed (so the damage reaches IHDR
+    /// fields, the zlib stream and the row filters, not just the CRC check): each decodes or
+    /// throws a PNGError; none traps. Deterministic (fixed-seed generator).
+    @Test func mutantsWithValidCRCsNeverTrap() {
+        let pixels = (0..<(23 * 17 * 4)).map { UInt8(truncatingIfNeeded: $0 &* 29 &+ $0 >> 3) }
+        let good = makePNG(width: 23, height: 17, channels: 4, pixels: pixels, filters: [0, 1, 2, 3, 4])
+        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+        func next() -> Int { state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407; return Int(state >> 33) }
+        var decoded = 0, refused = 0
+        for _ in 0..<400 {
+            var m = good
+            for _ in 0..<(1 + next() % 4) { m[8 + next() % (m.count - 8)] = UInt8(truncatingIfNeeded: next()) }
+            // Recompute every chunk's CRC so the mutation is not caught by the CRC alone.
+            var pos = 8
+            while pos + 12 <= m.count {
+                let length = Int(m[pos]) << 24 | Int(m[pos + 1]) << 16 | Int(m[pos + 2]) << 8 | Int(m[pos + 3])
+                guard length <= m.count - pos - 12 else { break }
+                let crc = be(crc32(Array(m[(pos + 4)..<(pos + 8 + length)])))
+                m.replaceSubrange((pos + 8 + length)..<(pos + 12 + length), with: crc)
+                pos += 12 + length
+            }
+            do { _ = try PNGReader.read(m); decoded += 1 } catch { refused += 1 }
+        }
+        #expect(decoded + refused == 400 && refused > 0)
+    }
+
+    /// Huge declared sizes are refused from IHDR alone, before any pixel memory is allocated
+    /// (the file is tiny; an allocation of width × height would be terabytes).
+    @Test(arguments: [(100_000, 100_000), (0x7FFF_FFFF, 0x7FFF_FFFF), (0x7FFF_FFFF, 1), (16_384, 8_193)])
+    func refusesHugeDimensions(width: Int, height: Int) {
+        let ihdr = be(UInt32(width)) + be(UInt32(height)) + [8, 6, 0, 0, 0]
+        let file = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", ihdr)
+            + chunk("IDAT", zlibStored([0, 1, 2, 3])) + chunk("IEND", [])
+        #expect(throws: PNGError.unsupported(file: nil, reason: "image \(width)x\(height) too large")) { try PNGReader.read(file) }
+    }
+
+    /// An Adam7-interlaced file (written by ImageMagick, when installed) decodes to the same
+    /// pixels as the non-interlaced original.
+    @Test(.enabled(if: haveKodak)) func decodesInterlaced() throws {
+        guard let convert = TestSupport.tool("/usr/bin/convert", "/usr/local/bin/convert") else { return }
+        let path = NSTemporaryDirectory() + "darkroom-adam7-\(UUID().uuidString).png"
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let r = try TestSupport.runTool(convert, [kodak + "/kodim03.png", "-interlace", "PNG", "PNG24:" + path])
+        guard r.status == 0 else { return }
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        #expect(bytes[28] == 1, "ImageMagick wrote no Adam7 file")   // IHDR interlace method
+        let interlaced = try PNGReader.read(bytes)
+        let plain = try PNGReader.read(contentsOf: kodak + "/kodim03.png")
+        #expect(interlaced == plain)
     }
 
     @Test func errorMessagesNameTheFile() {

@@ -1,6 +1,7 @@
 import DarkroomCore
 @testable import DarkroomFormats
 @testable import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
@@ -86,8 +87,7 @@ struct ProfileLibraryTests {
     /// A real Adobe Standard profile (HueSatMap 90×30×1, LookTable 36×8×16) resolves to tables
     /// whose output is finite for every input; skipped without ../shared/samples.
     @Test func realAdobeStandardTables() throws {
-        let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/samples/dng/photoprism_canon_eos_6d.dng").path
+        let path = TestSupport.sharedSamplesPath.appendingPathComponent("dng/photoprism_canon_eos_6d.dng").path
         guard FileManager.default.fileExists(atPath: path) else { return }
         let m = try DNGMetadataReader.read(contentsOf: path)
         #expect(ProfileLibrary.list(metadata: m, searchDirectories: []) == ["Adobe Standard"])

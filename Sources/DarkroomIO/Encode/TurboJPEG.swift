@@ -79,8 +79,10 @@ struct TurboJPEG: ~Copyable {
         return (Int(w), Int(h), Int(ss))
     }
 
-    /// Decodes to interleaved 8-bit RGB (or greyscale when `channels == 1`).
-    func decompress(_ jpeg: [UInt8], channels: Int = 3) throws(EncodeError) -> (width: Int, height: Int, pixels: [UInt8]) {
+    /// Decodes to interleaved 8-bit RGB (or greyscale when `channels == 1`). `stopOnWarning`
+    /// makes libjpeg's warnings (corrupt or missing entropy-coded data) errors.
+    func decompress(_ jpeg: [UInt8], channels: Int = 3,
+                    stopOnWarning: Bool = false) throws(EncodeError) -> (width: Int, height: Int, pixels: [UInt8]) {
         let (w, h, _) = try header(jpeg)
         guard w > 0, h > 0, w * h <= 1 << 28 else {
             throw .unreadable(format: format, reason: "implausible JPEG size \(w)x\(h)")
@@ -90,7 +92,7 @@ struct TurboJPEG: ~Copyable {
         let rc = jpeg.withUnsafeBufferPointer { src in
             pixels.withUnsafeMutableBufferPointer { dst in
                 tjDecompress2(handle, src.baseAddress, UInt(src.count), dst.baseAddress, Int32(w),
-                              Int32(w * channels), Int32(h), pf, TJFLAG_ACCURATEDCT)
+                              Int32(w * channels), Int32(h), pf, TJFLAG_ACCURATEDCT | (stopOnWarning ? TJFLAG_STOPONWARNING : 0))
             }
         }
         try check(rc, "tjDecompress2")

@@ -1,11 +1,9 @@
-import DarkroomCore
-
 extension RawImage {
     /// A half-size RGB image made by binning each 2×2 CFA quad into one pixel (red and blue
     /// sites as they are, the two greens averaged), black level (with BlackLevelDeltaH/V)
     /// subtracted per site first. The result is LinearRaw-like (3 samples per pixel, camera RGB,
     /// black 0), so it renders with no demosaic at a quarter of the pixels: the fast path of
-    /// `darkroom thumbnail`. Opcode lists are dropped (their coordinates no longer apply).
+    /// `PreviewExtractor`'s render. Opcode lists are dropped (their coordinates no longer apply).
     /// Returns nil for non-mosaic images, patterns that are not 2×2 Bayer quads, or images
     /// smaller than 8×8.
     public func halfSizeBinned() -> RawImage? {
