@@ -186,15 +186,23 @@ public final class Manifest: @unchecked Sendable {
     /// Replaces a legacy (pre-XXH3) input hash in these records by `hash`, then saves; used once
     /// when such a record was accepted as the same input (`ContentHash.isLegacy`).
     public func replaceLegacyHashes(outputs keys: [String], failure key: String, with hash: String) {
-        lock.lock(); defer { lock.unlock() }
-        var changed = false
-        for k in keys where content.outputs[k].map({ ContentHash.isLegacy($0.inputHash) }) == true {
-            content.outputs[k]?.inputHash = hash; changed = true
+        // Not saved when the lock fails: the legacy hash is simply checked again next run.
+        try? locked { () throws(BatchError) in
+            reloadMine()
+            var changed = false
+            for k in keys {
+                guard let r = mine.outputs[k] ?? content.outputs[k], ContentHash.isLegacy(r.inputHash) else { continue }
+                var updated = r
+                updated.inputHash = hash
+                mine.outputs[k] = updated; content.outputs[k] = updated; changed = true
+            }
+            if let f = mine.failures[key] ?? content.failures[key], ContentHash.isLegacy(f.inputHash) {
+                var updated = f
+                updated.inputHash = hash
+                mine.failures[key] = updated; content.failures[key] = updated; changed = true
+            }
+            if changed { try save() }
         }
-        if content.failures[key].map({ ContentHash.isLegacy($0.inputHash) }) == true {
-            content.failures[key]?.inputHash = hash; changed = true
-        }
-        if changed { try? save() }   // not saved: the legacy hash is simply checked again next run
     }
 
     public func set(failure: ManifestFailure, for key: String) throws(BatchError) {

@@ -297,7 +297,10 @@ struct ContentHashTests {
         defer { TestSupport.cleanup(dir) }
         let input = try TestSupport.writeCharts(in: dir + "/in", count: 1)[0]
         let out = dir + "/out"
-        let first = try BatchRunner(configuration: BatchConfiguration(inputs: [input], outputDirectory: out)).run()
+        // In-process runner: its workers are the built `darkroom` (not this test bundle).
+        var configuration = BatchConfiguration(inputs: [input], outputDirectory: out)
+        configuration.workerExecutable = try #require(TestSupport.binary)
+        let first = try BatchRunner(configuration: configuration).run()
         #expect(first.files.map(\.status) == [.developed])
         let manifestPath = out + "/.darkroom-manifest.json"
         var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
@@ -313,7 +316,7 @@ struct ContentHashTests {
         manifest["outputs"] = outputs
         try JSONSerialization.data(withJSONObject: manifest).write(to: URL(fileURLWithPath: manifestPath))
 
-        let second = try BatchRunner(configuration: BatchConfiguration(inputs: [input], outputDirectory: out)).run()
+        let second = try BatchRunner(configuration: configuration).run()
         let after = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: manifestPath))) as? [String: Any])
         let record = try #require((after["outputs"] as? [String: [String: Any]])?[key])
         if kind == .changedContent {
