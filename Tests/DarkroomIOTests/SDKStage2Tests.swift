@@ -68,6 +68,9 @@ struct SDKStageComparison: CustomStringConvertible {
             if skip(x, y) { continue }
             let d = abs(Int(ours.pixels[i]) - Int(reference.pixels[i]))
             if d > 0 { differing += 1 }
+            if d > 1, differing <= 40, ProcessInfo.processInfo.environment["SDK_DIFF_DETAIL"] == "1" {
+                print("  x \(x) y \(y) plane \(i % planes): \(ours.pixels[i]) vs SDK \(reference.pixels[i])")
+            }
             if d > maxDifference {
                 maxDifference = d
                 worst = (x, y, i % planes, ours.pixels[i], reference.pixels[i])

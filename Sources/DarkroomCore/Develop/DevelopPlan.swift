@@ -34,10 +34,10 @@ public struct DevelopPlan: Sendable {
     public let blackDeltaV: [Float]?
     /// White level per sample.
     public let whiteLevels: [Float]
-    /// Linearisation scale per sample plane: `1 / (white − maxBlack)`, maxBlack the largest
-    /// BlackLevel of the repeat pattern plus the largest BlackLevelDeltaH of its column phase and
-    /// the largest BlackLevelDeltaV of its row phase (the DNG SDK's `MaxBlackLevel`).
-    public let linearScale: [Float]
+    /// Linearisation range per sample plane: `white − maxBlack`, maxBlack the largest BlackLevel of
+    /// the repeat pattern plus the largest BlackLevelDeltaH of its column phase and the largest
+    /// BlackLevelDeltaV of its row phase (the DNG SDK's `MaxBlackLevel`); samples are divided by it.
+    public let linearRange: [Float]
     /// The colour solution (white balance, interpolated matrices).
     public let color: ColorSolution
     /// White-balance gains for red, green, blue CFA sites (`1 / cameraNeutral`, all ≥ 1).
@@ -129,15 +129,15 @@ public struct DevelopPlan: Sendable {
         }
         let planeMaxBlack = Self.maxBlackLevels(black: black, rows: rows, columns: cols, planes: samplesPerPixel,
                                                 deltaH: blackDeltaH, deltaV: blackDeltaV)
-        var scales: [Float] = []
+        var ranges: [Float] = []
         for s in 0..<samplesPerPixel {
-            let range = Double(white[s]) - planeMaxBlack[s]
+            let range = Float(Double(white[s]) - planeMaxBlack[s])
             guard range > 0, range.isFinite else {
                 throw .badLevels("white level \(white[s]) is not above the largest black level \(planeMaxBlack[s]) (BlackLevel + deltas)")
             }
-            scales.append(Float(1 / range))
+            ranges.append(range)
         }
-        self.linearScale = scales
+        self.linearRange = ranges
 
         // Colour.
         let model: DNGColorModel

@@ -175,12 +175,12 @@ public enum Developer {
         if spp == 1, let cfa = plan.cfa, bRows <= 2, bCols <= 2, plan.blackDeltaH == nil, plan.blackDeltaV == nil,
            list2 == nil, whiteBalance {
             let gains = plan.whiteBalanceGains
-            let scale = plan.linearScale[0]
+            let range = plan.linearRange[0]
             for y in iy0..<iy1 {
                 let b0 = plan.blackLevels[(y % bRows) * bCols + (ix0 % bCols)]
                 let b1 = plan.blackLevels[(y % bRows) * bCols + ((ix0 + 1) % bCols)]
-                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] * scale
-                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] * scale
+                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] / range
+                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] / range
                 let srcRow = src.baseAddress! + y * W
                 let dstRow = m + (y - ry) * rw - rx
                 var x = ix0
@@ -193,7 +193,7 @@ public enum Developer {
             }
             return
         }
-        let scale = plan.linearScale
+        let scale = plan.linearRange.map { 1 / $0 }
         plan.blackLevels.withUnsafeBufferPointer { black in
             let deltaH = plan.blackDeltaH
             for y in iy0..<iy1 {

@@ -22,10 +22,10 @@
 // - any other point: the rounded mean of the first ring with a usable neighbour among the
 //   diagonals (±1, ±1, green only), (±2, 0)/(0, ±2), (±2, ±2); usable = inside the image, not a
 //   listed point, not inside a listed rectangle;
-// - rectangle pixels: the same, with the SDK's eight rings out to (±4, ±4), reading the image
-//   with the points already repaired. (The SDK repairs an
-//   isolated one-pixel-wide column or row with a directional 9×9 estimate instead; Darkroom uses
-//   the ring estimate there too — the one known departure, reported by the conformance tests.)
+// - an isolated rectangle (no other rectangle within 4 pixels) one pixel wide (tall), at least 2
+//   pixels from the left/right (top/bottom) edge: the SDK's directional 9×9 estimate per pixel;
+// - other rectangle pixels: the ring estimate with the SDK's eight rings out to (±4, ±4).
+// Rectangles read the image with the points already repaired.
 // Every estimate reads only pixels that are not (or no longer) bad, so the order of repair
 // within each pass does not matter.
 
@@ -127,13 +127,28 @@ enum BadPixelRepair {
         // Rectangles read the image with the points already repaired, and (as the SDK's
         // IsPointValid without an index) do not exclude listed points.
         let afterPoints = pixels
-        for r in list.rects {
+        for (index, r) in list.rects.enumerated() {
             let top = max(r.t, 0), left = max(r.l, 0), bottom = min(r.b, height), right = min(r.r, width)
             guard top < bottom, left < right else { continue }
-            for y in top..<bottom {
+            let isolated = list.isRectIsolated(index, radius: 4)
+            if isolated && r.r == r.l + 1 && r.l >= 2 && r.r <= width - 2 {
+                for y in top..<bottom {
+                    pixels[y * width + r.l] = singleLineEstimate(afterPoints, width: width, height: height, y: y, x: r.l,
+                                                                 green: greens.isGreen(x: r.l, y: y), transposed: false)
+                    changed.append(y * width + r.l)
+                }
+            } else if isolated && r.b == r.t + 1 && r.t >= 2 && r.b <= height - 2 {
                 for x in left..<right {
-                    if let e = ringEstimate(afterPoints, y: y, x: x, rings: rectRings, skipPoint: nil) {
-                        pixels[y * width + x] = e; changed.append(y * width + x)
+                    pixels[r.t * width + x] = singleLineEstimate(afterPoints, width: width, height: height, y: r.t, x: x,
+                                                                 green: greens.isGreen(x: x, y: r.t), transposed: true)
+                    changed.append(r.t * width + x)
+                }
+            } else {
+                for y in top..<bottom {
+                    for x in left..<right {
+                        if let e = ringEstimate(afterPoints, y: y, x: x, rings: rectRings, skipPoint: nil) {
+                            pixels[y * width + x] = e; changed.append(y * width + x)
+                        }
                     }
                 }
             }
@@ -175,6 +190,15 @@ enum BadPixelRepair {
             return true
         }
 
+        /// No other rectangle touches rectangle `index` grown by `radius` (IsRectIsolated).
+        func isRectIsolated(_ index: Int, radius: Int) -> Bool {
+            let r = rects[index]
+            for (n, o) in rects.enumerated() where n != index {
+                if max(o.t, r.t - radius) < min(o.b, r.b + radius) && max(o.l, r.l - radius) < min(o.r, r.r + radius) { return false }
+            }
+            return true
+        }
+
         /// dng_bad_pixel_list::IsPointValid: inside the image, not inside a listed rectangle and,
         /// when repairing point `except`, not a listed point (found by scanning the sorted list
         /// outward from `except`, as the SDK does). Rectangle repairs pass nil: listed points are
@@ -190,6 +214,154 @@ enum BadPixelRepair {
             for r in rects where v >= r.t && h >= r.l && v < r.b && h < r.r { return false }
             return true
         }
+    }
+
+    /// dng_opcode_FixBadPixelsList::FixSingleColumn (and, transposed, FixSingleRow): pixel
+    /// (x, y) of an isolated one-pixel-wide bad column (row) estimated from seven same-colour
+    /// directions over a 9×9 window (greens corrected by the local green "split"), the directions
+    /// with gradient ≤ 1.5 × the smallest averaged, the result limited to the range of the nearest
+    /// same-colour neighbours. Unsigned 32-bit wrap-around as in the SDK. Reads outside the image go
+    /// through the period-2 edge repeat.
+    static func singleLineEstimate(_ s: [UInt16], width: Int, height: Int, y: Int, x: Int, green: Bool,
+                                   transposed: Bool) -> UInt16 {
+        // p(r, c): window row r, column c (0…8) across the bad line, centre (4, 4).
+        @inline(__always) func p(_ r: Int, _ c: Int) -> Int {
+            let (yy, xx) = transposed ? (y - 4 + c, x - 4 + r) : (y - 4 + r, x - 4 + c)
+            return Int(s[repeated(yy, height) * width + repeated(xx, width)])
+        }
+        var est = [Int](repeating: 0, count: 7), grad = [Int](repeating: 0, count: 7)
+        var lower = 0, upper = 0xFFFF
+        if green {
+            let b03 = p(0, 3)
+            let b05 = p(0, 5)
+            let g11 = p(1, 1)
+            let g13 = p(1, 3)
+            let g15 = p(1, 5)
+            let g17 = p(1, 7)
+            let g22 = p(2, 2)
+            let b23 = p(2, 3)
+            let b25 = p(2, 5)
+            let g26 = p(2, 6)
+            let r30 = p(3, 0)
+            let g31 = p(3, 1)
+            let r32 = p(3, 2)
+            let g33 = p(3, 3)
+            let g35 = p(3, 5)
+            let r36 = p(3, 6)
+            let g37 = p(3, 7)
+            let r38 = p(3, 8)
+            let g40 = p(4, 0)
+            let g42 = p(4, 2)
+            let b43 = p(4, 3)
+            let b45 = p(4, 5)
+            let g46 = p(4, 6)
+            let g48 = p(4, 8)
+            let r50 = p(5, 0)
+            let g51 = p(5, 1)
+            let r52 = p(5, 2)
+            let g53 = p(5, 3)
+            let g55 = p(5, 5)
+            let r56 = p(5, 6)
+            let g57 = p(5, 7)
+            let r58 = p(5, 8)
+            let g62 = p(6, 2)
+            let b63 = p(6, 3)
+            let b65 = p(6, 5)
+            let g66 = p(6, 6)
+            let g71 = p(7, 1)
+            let g73 = p(7, 3)
+            let g75 = p(7, 5)
+            let g77 = p(7, 7)
+            let b83 = p(8, 3)
+            let b85 = p(8, 5)
+            let split = ((g22 + g62 + g26 + g66) * 4 + (g42 + g46) * 8 - (g11 + g13 + g15 + g17) - (g31 + g33 + g35 + g37) * 3 - (g51 + g53 + g55 + g57) * 3 - (g71 + g73 + g75 + g77) + 16) >> 5
+            est[0] = g13 + g75 + split * 2
+            grad[0] = abs(g13 - g75) + abs(g15 - g46) + abs(g22 - g53) + abs(g35 - g66) + abs(g42 - g73) + abs(b03 - b65) + abs(b23 - b85)
+            est[1] = g33 + g55 + split * 2
+            grad[1] = abs(g33 - g55) + abs(g22 - g55) + abs(g33 - g66) + abs(g13 - g35) + abs(g53 - g75) + abs(b23 - b45) + abs(b43 - b65)
+            est[2] = g31 + g57 + split * 2
+            grad[2] = abs(g31 - g57) + abs(g33 - g46) + abs(g35 - g48) + abs(g40 - g53) + abs(g42 - g55) + abs(r30 - r56) + abs(r32 - r58)
+            est[3] = g42 + g46
+            grad[3] = abs(g42 - g46) * 2 + abs(g33 - g35) + abs(g53 - g55) + abs(b23 - b25) + abs(b43 - b45) + abs(b63 - b65)
+            est[4] = g37 + g51 + split * 2
+            grad[4] = abs(g37 - g51) + abs(g35 - g42) + abs(g33 - g40) + abs(g48 - g55) + abs(g46 - g53) + abs(r38 - r52) + abs(r36 - r50)
+            est[5] = g35 + g53 + split * 2
+            grad[5] = abs(g35 - g53) + abs(g26 - g53) + abs(g35 - g62) + abs(g15 - g33) + abs(g55 - g73) + abs(b25 - b43) + abs(b45 - b63)
+            est[6] = g15 + g73 + split * 2
+            grad[6] = abs(g15 - g73) + abs(g13 - g42) + abs(g26 - g55) + abs(g33 - g62) + abs(g46 - g75) + abs(b05 - b63) + abs(b25 - b83)
+            lower = min(min(g33, g35), min(g53, g55))
+            upper = max(max(g33, g35), max(g53, g55))
+            lower = min(max(lower + split, 0), 65535)
+            upper = min(max(upper + split, 0), 65535)
+        } else {
+            let b02 = p(0, 2)
+            let g03 = p(0, 3)
+            let g05 = p(0, 5)
+            let b06 = p(0, 6)
+            let r13 = p(1, 3)
+            let r15 = p(1, 5)
+            let b20 = p(2, 0)
+            let b22 = p(2, 2)
+            let g23 = p(2, 3)
+            let g25 = p(2, 5)
+            let b26 = p(2, 6)
+            let b28 = p(2, 8)
+            let r31 = p(3, 1)
+            let g32 = p(3, 2)
+            let r33 = p(3, 3)
+            let r35 = p(3, 5)
+            let g36 = p(3, 6)
+            let r37 = p(3, 7)
+            let g41 = p(4, 1)
+            let b42 = p(4, 2)
+            let g43 = p(4, 3)
+            let g45 = p(4, 5)
+            let b46 = p(4, 6)
+            let g47 = p(4, 7)
+            let r51 = p(5, 1)
+            let g52 = p(5, 2)
+            let r53 = p(5, 3)
+            let r55 = p(5, 5)
+            let g56 = p(5, 6)
+            let r57 = p(5, 7)
+            let b60 = p(6, 0)
+            let b62 = p(6, 2)
+            let g63 = p(6, 3)
+            let g65 = p(6, 5)
+            let b66 = p(6, 6)
+            let b68 = p(6, 8)
+            let r73 = p(7, 3)
+            let r75 = p(7, 5)
+            let b82 = p(8, 2)
+            let g83 = p(8, 3)
+            let g85 = p(8, 5)
+            let b86 = p(8, 6)
+            est[0] = b02 + b86
+            grad[0] = abs(b02 - b86) + abs(r13 - r55) + abs(r33 - r75) + abs(g03 - g45) + abs(g23 - g65) + abs(g43 - g85)
+            est[1] = b22 + b66
+            grad[1] = abs(b22 - b66) + abs(r13 - r35) + abs(r33 - r55) + abs(r53 - r75) + abs(g23 - g45) + abs(g43 - g65)
+            est[2] = b20 + b68
+            grad[2] = abs(b20 - b68) + abs(r31 - r55) + abs(r33 - r57) + abs(g23 - g47) + abs(g32 - g56) + abs(g41 - g65)
+            est[3] = b42 + b46
+            grad[3] = abs(b42 - b46) + abs(r33 - r35) + abs(r53 - r55) + abs(g32 - g36) + abs(g43 - g43) + abs(g52 - g56)
+            est[4] = b28 + b60
+            grad[4] = abs(b28 - b60) + abs(r37 - r53) + abs(r35 - r51) + abs(g25 - g41) + abs(g36 - g52) + abs(g47 - g63)
+            est[5] = b26 + b62
+            grad[5] = abs(b26 - b62) + abs(r15 - r33) + abs(r35 - r53) + abs(r55 - r73) + abs(g25 - g43) + abs(g45 - g63)
+            est[6] = b06 + b82
+            grad[6] = abs(b06 - b82) + abs(r15 - r53) + abs(r35 - r73) + abs(g05 - g43) + abs(g25 - g63) + abs(g45 - g83)
+            lower = min(b42, b46)
+            upper = max(b42, b46)
+        }
+        let limit = UInt32(truncatingIfNeeded: (grad.min() ?? 0) * 3) >> 1
+        var total: UInt32 = 0, count: UInt32 = 0
+        for k in 0..<7 where UInt32(truncatingIfNeeded: grad[k]) <= limit {
+            total &+= UInt32(truncatingIfNeeded: est[k]); count += 2
+        }
+        count = max(count, 1)
+        let estimate = (total &+ (count >> 1)) / count
+        let lo = UInt32(truncatingIfNeeded: lower), hi = UInt32(truncatingIfNeeded: upper)
+        return UInt16(truncatingIfNeeded: max(lo, min(estimate, hi)))   // Pin_uint32(lower, estimate, upper)
     }
 
     /// dng_opcode_FixBadPixelsList::FixIsolatedPixel: four same-colour pairs through (x, y), each
