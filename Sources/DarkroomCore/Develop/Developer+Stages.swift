@@ -69,7 +69,12 @@ extension Developer {
         let deltaH = md.blackLevelDeltaH.flatMap { $0.count == w && $0.allSatisfy(\.isFinite) ? $0 : nil }
         let deltaV = md.blackLevelDeltaV.flatMap { $0.count == h && $0.allSatisfy(\.isFinite) ? $0 : nil }
         func blackAt(_ r: Int, _ c: Int, _ s: Int) -> Double { black[(r * cols + c) * spp + s] }
-        @inline(__always) func round32(_ x: Double) -> Int { x > 0 ? Int(x + 0.5) : Int(x - 0.5) }
+        // Round half away from zero (Round_int32), saturating so hostile levels cannot trap.
+        @inline(__always) func round32(_ x: Double) -> Int {
+            let r = x > 0 ? x + 0.5 : x - 0.5
+            guard r.isFinite else { return r > 0 ? Int(Int32.max) : Int(Int32.min) }
+            return Int(min(max(r, -4.0e18), 4.0e18))
+        }
         var out = [UInt16](repeating: 0, count: w * h * spp)
         for s in 0..<spp {
             // dng_linearization_info::MaxBlackLevel, in Double as the SDK computes it.
@@ -114,12 +119,12 @@ extension Developer {
                 for i in stride(from: s, to: out.count, by: spp) { out[i] = table[Int(raw.pixels[i])] }
             } else {
                 for y in 0..<h {
-                    let b1 = (oneD.isEmpty ? 0 : oneD[y % oneD.count]) - 128
+                    let b1 = (oneD.isEmpty ? 0 : oneD[y % oneD.count]) &- 128
                     let b2Row = twoD.isEmpty ? 0 : (y % rows) * twoDColumns
                     for x in 0..<w {
                         let i = (y * w + x) * spp + s
-                        var v = round32(Double(raw.pixels[i]) * fixed) - b1
-                        if !twoD.isEmpty { v -= twoD[b2Row + x % twoDColumns] }
+                        var v = round32(Double(raw.pixels[i]) * fixed) &- b1
+                        if !twoD.isEmpty { v = v &- twoD[b2Row + x % twoDColumns] }
                         out[i] = UInt16(clamping: v >> 8)
                     }
                 }

@@ -17,12 +17,14 @@ public enum StageDump {
         case decode(DecodeError)
         case develop(path: String, reason: String)
         case write(path: String, reason: String)
+        case output(AtomicWriter.Failure)
 
         public var description: String {
             switch self {
             case .decode(let e): return e.description
             case .develop(let p, let r): return "\(p): cannot make the stage image (\(r))"
             case .write(let p, let r): return "\(p): cannot write the stage image (\(r))"
+            case .output(let e): return e.description
             }
         }
     }
@@ -139,8 +141,6 @@ public enum StageDump {
         let image = try stageImage(path: input, stage: stage, recipe: recipe, decode: decode)
         let bytes: [UInt8]
         do { bytes = try tiffBytes(image) } catch { throw .write(path: output, reason: error.description) }
-        do { try AtomicWriter.write(bytes, to: output, overwrite: overwrite) } catch {
-            throw .write(path: output, reason: error.description)
-        }
+        do { try AtomicWriter.write(bytes, to: output, overwrite: overwrite) } catch { throw .output(error) }
     }
 }
