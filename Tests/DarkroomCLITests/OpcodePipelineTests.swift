@@ -15,12 +15,14 @@ struct OpcodePipelineTests {
         md.defaultCrop = nil
         let neutral = md.asShotNeutral ?? [1, 1, 1]
         let white = md.whiteLevel[0]
+        // Linearisation divides by white − the largest black (the DNG SDK's MaxBlackLevel).
+        let range = white - (md.blackLevel.max() ?? 0)
         var px = [UInt16](repeating: 0, count: width * height)
         for y in 0..<height { for x in 0..<width {
             let c = Int(md.cfa!.color(x: x, y: y).rawValue)
             let b = md.blackLevel[(y % 2) * 2 + x % 2]
             let u = (Double(x) + 0.5) / Double(width), v = (Double(y) + 0.5) / Double(height)
-            px[y * width + x] = UInt16((b + neutral[c] * level * shading(u, v) * (white - b)).rounded())
+            px[y * width + x] = UInt16((b + neutral[c] * level * shading(u, v) * range).rounded())
         } }
         md.sensorWidth = width; md.sensorHeight = height
         return RawImage(width: width, height: height, samplesPerPixel: 1, pixels: px, metadata: md)

@@ -4,8 +4,10 @@ import Foundation
 /// the stages run (DNG spec order). The plan is data — `darkroom explain` prints it.
 ///
 /// Stages, per output tile:
-/// 1. linearise: `(raw − black(x, y)) / (white − black(x, y))`, black per CFA site
-///    (BlackLevel with BlackLevelRepeatDim, plus BlackLevelDeltaH/V) — DNG spec ch. 5;
+/// 1. linearise: `(raw − black(x, y)) / (white − maxBlack)`, black per CFA site
+///    (BlackLevel with BlackLevelRepeatDim, plus BlackLevelDeltaH/V) — DNG spec ch. 5; one scale
+///    per sample plane, from the largest black any site can have, as the DNG SDK 1.7.1 scales
+///    (dng_linearization_info.cpp, `MaxBlackLevel`);
 /// 2. OpcodeList2 (pointwise opcodes, per tile);
 /// 3. white balance: multiply each CFA colour by `1 / cameraNeutral` (≥ 1), clip at 1.0
 ///    (clipped highlights become neutral);
@@ -32,6 +34,10 @@ public struct DevelopPlan: Sendable {
     public let blackDeltaV: [Float]?
     /// White level per sample.
     public let whiteLevels: [Float]
+    /// Linearisation range per sample plane: `white − maxBlack`, maxBlack the largest BlackLevel of
+    /// the repeat pattern plus the largest BlackLevelDeltaH of its column phase and the largest
+    /// BlackLevelDeltaV of its row phase (the DNG SDK's `MaxBlackLevel`); samples are divided by it.
+    public let linearRange: [Float]
     /// The colour solution (white balance, interpolated matrices).
     public let color: ColorSolution
     /// White-balance gains for red, green, blue CFA sites (`1 / cameraNeutral`, all ≥ 1).
@@ -124,6 +130,17 @@ public struct DevelopPlan: Sendable {
         guard white.allSatisfy({ $0.isFinite && $0 > maxBlack + 1 }), black.allSatisfy(\.isFinite) else {
             throw .badLevels("white level \(white) is not above black level \(maxBlack)")
         }
+        let planeMaxBlack = Self.maxBlackLevels(black: black, rows: rows, columns: cols, planes: samplesPerPixel,
+                                                deltaH: blackDeltaH, deltaV: blackDeltaV)
+        var ranges: [Float] = []
+        for s in 0..<samplesPerPixel {
+            let range = Float(Double(white[s]) - planeMaxBlack[s])
+            guard range > 0, range.isFinite else {
+                throw .badLevels("white level \(white[s]) is not above the largest black level \(planeMaxBlack[s]) (BlackLevel + deltas)")
+            }
+            ranges.append(range)
+        }
+        self.linearRange = ranges
 
         // Colour.
         let model: DNGColorModel
@@ -213,6 +230,26 @@ public struct DevelopPlan: Sendable {
         opcodeList2NeedsWholeImage = !(opcodeList2?.isPointwise ?? true)
         opcodeList3NeedsWholeImage = !(opcodeList3?.isPointwise ?? true)
         self.warnings = warnings
+    }
+
+    /// The DNG SDK's `dng_linearization_info::MaxBlackLevel` per sample plane: the largest
+    /// BlackLevel[row][col][plane] + max DeltaH of column phase col + max DeltaV of row phase row.
+    static func maxBlackLevels(black: [Float], rows: Int, columns: Int, planes: Int,
+                               deltaH: [Float]?, deltaV: [Float]?) -> [Double] {
+        var maxH = [Double](repeating: 0, count: columns), maxV = [Double](repeating: 0, count: rows)
+        if let deltaH {
+            for (j, d) in deltaH.enumerated() { maxH[j % columns] = j < columns ? Double(d) : max(maxH[j % columns], Double(d)) }
+        }
+        if let deltaV {
+            for (j, d) in deltaV.enumerated() { maxV[j % rows] = j < rows ? Double(d) : max(maxV[j % rows], Double(d)) }
+        }
+        return (0..<planes).map { s in
+            var m = -Double.infinity
+            for r in 0..<rows { for c in 0..<columns {
+                m = max(m, Double(black[(r * columns + c) * planes + s]) + maxH[c] + maxV[r])
+            } }
+            return m
+        }
     }
 
     /// Output size after crop and orientation.

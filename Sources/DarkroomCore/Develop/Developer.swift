@@ -175,12 +175,12 @@ public enum Developer {
         if spp == 1, let cfa = plan.cfa, bRows <= 2, bCols <= 2, plan.blackDeltaH == nil, plan.blackDeltaV == nil,
            list2 == nil, whiteBalance {
             let gains = plan.whiteBalanceGains
-            let white = plan.whiteLevels[0]
+            let range = plan.linearRange[0]
             for y in iy0..<iy1 {
                 let b0 = plan.blackLevels[(y % bRows) * bCols + (ix0 % bCols)]
                 let b1 = plan.blackLevels[(y % bRows) * bCols + ((ix0 + 1) % bCols)]
-                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] / (white - b0)
-                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] / (white - b1)
+                let k0 = gains[Int(cfa.color(x: ix0, y: y).rawValue)] / range
+                let k1 = gains[Int(cfa.color(x: ix0 + 1, y: y).rawValue)] / range
                 let srcRow = src.baseAddress! + y * W
                 let dstRow = m + (y - ry) * rw - rx
                 var x = ix0
@@ -193,7 +193,7 @@ public enum Developer {
             }
             return
         }
-        let invRange = plan.blackLevels.enumerated().map { i, b in 1 / (plan.whiteLevels[i % spp] - b) }
+        let scale = plan.linearRange.map { 1 / $0 }
         plan.blackLevels.withUnsafeBufferPointer { black in
             let deltaH = plan.blackDeltaH
             for y in iy0..<iy1 {
@@ -206,7 +206,7 @@ public enum Developer {
                     let bIndex = (brow + x % bCols) * spp
                     for s in 0..<spp {
                         let b = black[bIndex + s] + dh + dv
-                        dstRow[x * spp + s] = (Float(srcRow[x * spp + s]) - b) * invRange[bIndex + s]
+                        dstRow[x * spp + s] = (Float(srcRow[x * spp + s]) - b) * scale[s]
                     }
                 }
             }

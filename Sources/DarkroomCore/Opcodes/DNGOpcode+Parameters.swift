@@ -42,7 +42,8 @@ extension DNGOpcode {
     }
 
     /// FixBadPixelsConstant (id 4): pixels equal to `constant` are bad; `bayerPhase` gives the
-    /// colour of the top-left pixel (0 red, 1 green in a red row, 2 green in a blue row, 3 blue).
+    /// colour of the top-left pixel (the specification: 0 red, 1 green in a red row, 2 green in a
+    /// blue row, 3 blue; the DNG SDK reads 0 and 3 as green — see `BadPixelRepair`).
     public struct FixBadPixelsConstant: Sendable, Equatable {
         public var constant: UInt32
         public var bayerPhase: UInt32
@@ -86,7 +87,8 @@ extension DNGOpcode {
     }
 
     /// MapTable (id 7): 16-bit values in `area` are mapped through `table`; inputs past the
-    /// table's end take its last entry.
+    /// table's end take its last entry (the specification; the DNG SDK 1.7.1 reads the entry
+    /// just past the table instead, which it never sets).
     public struct MapTable: Sendable, Equatable {
         public var area: OpcodeArea
         public var table: [UInt16]      // 1…65536 entries
@@ -135,9 +137,10 @@ extension DNGOpcode {
         }
     }
 
-    /// DeltaPerRow/DeltaPerColumn (ids 10, 11: a normalised offset added) and ScalePerRow/
-    /// ScalePerColumn (ids 12, 13: a factor applied): one value per selected row (column) of `area`,
-    /// `ceil(areaHeight / rowPitch)` (`ceil(areaWidth / colPitch)`) of them.
+    /// DeltaPerRow/DeltaPerColumn (ids 10, 11: an offset added, in codes of the stage image's data
+    /// type — 0…65535 for every integer DNG, as the DNG SDK 1.7.1 reads it; 0…1 for floating-point
+    /// images) and ScalePerRow/ScalePerColumn (ids 12, 13: a factor applied): one value per selected
+    /// row (column) of `area`, `ceil(areaHeight / rowPitch)` (`ceil(areaWidth / colPitch)`) of them.
     public struct PerLineTable: Sendable, Equatable {
         public var area: OpcodeArea
         public var values: [Float]

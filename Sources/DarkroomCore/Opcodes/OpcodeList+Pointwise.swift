@@ -1,10 +1,17 @@
+import Foundation
+
 // Pointwise opcodes (DNG 1.7 §7): GainMap, MapTable, MapPolynomial, Delta/Scale PerRow/Column,
 // FixVignetteRadial. Each output sample depends only on its own value and its absolute image
 // position, computed directly (never incrementally), so any tiling gives bit-identical results.
 //
 // Input/output: Float samples, 0 = black, 1 = white (MapTable treats 1 as 16-bit code 65535).
-// Positions: integer pixel indices of the image the list applies to; GainMap samples pixel
-// centres, (row + 0.5) / height, as the DNG SDK's gain map interpolator does.
+// Positions: integer pixel indices of the image the list applies to; GainMap and
+// FixVignetteRadial sample pixel centres, (row + 0.5) / height, as the DNG SDK 1.7.1 does.
+//
+// Units, as the DNG SDK 1.7.1 (dng_misc_opcodes.cpp) defines them for an integer stage image:
+// DeltaPerRow/DeltaPerColumn values are in codes of the stage image's data type, so they are
+// multiplied by 1 / `pixelRange` (65535 for every integer DNG, whose stage images are 16-bit;
+// 1 for a floating-point stage image); ScalePer*, MapPolynomial (on 0…1) and GainMap are unitless.
 
 extension OpcodeList {
     /// Applies a pointwise list to one region of an image whose samples are Float, normalised so
@@ -13,12 +20,15 @@ extension OpcodeList {
     /// (CFA mosaic) or 3 (interleaved RGB). Non-pointwise and skipped opcodes are ignored, as are
     /// opcodes that do not fit the image — call `validate(imageWidth:imageHeight:planes:)` first
     /// to turn those into errors. Results are not clamped.
+    /// `pixelRange` is the code range of the stage image the values stand for (`OpcodeList.integerPixelRange`
+    /// for integer DNGs, 1 for floating-point ones); Delta values are divided by it.
     public func applyPointwise(to buffer: UnsafeMutablePointer<Float>, rowStride: Int, region: PixelRect,
-                               planes: Int, imageWidth: Int, imageHeight: Int) {
+                               planes: Int, imageWidth: Int, imageHeight: Int,
+                               pixelRange: Float = OpcodeList.integerPixelRange) {
         guard planes >= 1, imageWidth > 0, imageHeight > 0, !region.isEmpty,
               rowStride >= region.width * planes else { return }
         let image = PixelTile(buffer: buffer, rowStride: rowStride, region: region, planes: planes,
-                              imageWidth: imageWidth, imageHeight: imageHeight)
+                              imageWidth: imageWidth, imageHeight: imageHeight, pixelRange: pixelRange)
         for op in opcodes { image.apply(op) }
     }
 }
@@ -31,6 +41,8 @@ struct PixelTile {
     let planes: Int
     let imageWidth: Int
     let imageHeight: Int
+    /// Code range of the stage image (65535 for 16-bit): Delta values are divided by it.
+    var pixelRange: Float = OpcodeList.integerPixelRange
 
     /// Pointer to sample (x, y, plane 0) in image coordinates.
     @inline(__always)
@@ -109,7 +121,8 @@ struct PixelTile {
         let originY = p.area.isWholeImage ? 0 : Int(p.area.top)
         let originX = p.area.isWholeImage ? 0 : Int(p.area.left)
         let rowPitch = Int(p.area.rowPitch), colPitch = Int(p.area.colPitch)
-        let values = p.values
+        // Deltas are stage-image codes (SDK: `fScale = 1 / pixelRange`); scales are factors.
+        let values = scale ? p.values : p.values.map { $0 / pixelRange }
         forEachRow(p.area) { y, x0, xEnd, step, p0, p1 in
             let r = row(y)
             let rowIndex = (y - originY) / rowPitch
@@ -130,35 +143,42 @@ struct PixelTile {
 
     /// Map index and fraction for a relative coordinate, clamped at the map edges exactly as the
     /// DNG SDK's dng_gain_map_interpolator: before the first point → first point, at or past the
-    /// last → last point.
+    /// last → last point. The fraction is kept in Double (the SDK's colIndexF − colIndex).
     @inline(__always)
-    static func mapIndex(_ relative: Double, origin: Double, spacing: Double, points: Int) -> (Int, Int, Float) {
+    static func mapIndex(_ relative: Double, origin: Double, spacing: Double, points: Int) -> (Int, Int, Double) {
         let f = (relative - origin) / spacing
         if !(f > 0) { return (0, 0, 0) }
         if f >= Double(points - 1) { return (points - 1, points - 1, 0) }
         let i = Int(f)
-        return (i, i + 1, Float(f - Double(i)))
+        return (i, i + 1, f - Double(i))
     }
 
+    /// GainMap in the DNG SDK 1.7.1's arithmetic (dng_gain_map.cpp): pixel centres at
+    /// (1/height)·(row + 0.5) and (1/width)·(col + 0.5); the two map rows are blended first, in
+    /// Float, then the two columns in Double. (The SDK then steps the column blend incrementally
+    /// from each tile's first column, which differs from this direct value by a Float rounding.)
     private func gainMap(_ p: DNGOpcode.GainMap) {
         let pv = Int(p.mapPointsV), ph = Int(p.mapPointsH), mapPlanes = Int(p.mapPlanes)
-        let h = Double(imageHeight), w = Double(imageWidth)
+        let scaleV = 1.0 / Double(imageHeight), scaleH = 1.0 / Double(imageWidth)
         p.gains.withUnsafeBufferPointer { g in
             forEachRow(p.area) { y, x0, xEnd, step, p0, p1 in
                 let r = row(y)
-                let (r1, r2, rf) = Self.mapIndex((Double(y) + 0.5) / h, origin: p.mapOriginV, spacing: p.mapSpacingV, points: pv)
+                let (r1, r2, rowFraction) = Self.mapIndex(scaleV * (Double(y) + 0.5), origin: p.mapOriginV, spacing: p.mapSpacingV, points: pv)
+                let rf = Float(rowFraction)
                 var x = x0
                 while x < xEnd {
-                    let (c1, c2, cf) = Self.mapIndex((Double(x) + 0.5) / w, origin: p.mapOriginH, spacing: p.mapSpacingH, points: ph)
+                    let (c1, c2, cf) = Self.mapIndex(scaleH * (Double(x) + 0.5), origin: p.mapOriginH, spacing: p.mapSpacingH, points: ph)
                     for pl in p0..<p1 {
                         let mp = min(pl, mapPlanes - 1)
-                        let g11 = g[(r1 * ph + c1) * mapPlanes + mp], g12 = g[(r1 * ph + c2) * mapPlanes + mp]
-                        let g21 = g[(r2 * ph + c1) * mapPlanes + mp], g22 = g[(r2 * ph + c2) * mapPlanes + mp]
-                        let upper = g11 + (g12 - g11) * cf
-                        let lower = g21 + (g22 - g21) * cf
-                        let gain = upper + (lower - upper) * rf
-                        let i = x * planes + pl
-                        r[i] *= gain
+                        let left = g[(r1 * ph + c1) * mapPlanes + mp] * (1 - rf) + g[(r2 * ph + c1) * mapPlanes + mp] * rf
+                        let gain: Float
+                        if c1 == c2 {
+                            gain = left
+                        } else {
+                            let right = g[(r1 * ph + c2) * mapPlanes + mp] * (1 - rf) + g[(r2 * ph + c2) * mapPlanes + mp] * rf
+                            gain = Float(Double(left) + (Double(right) - Double(left)) * cf)
+                        }
+                        r[x * planes + pl] *= gain
                     }
                     x += step
                 }
@@ -166,24 +186,92 @@ struct PixelTile {
         }
     }
 
-    /// FixVignetteRadial: gain 1 + k0 r² + k1 r⁴ + k2 r⁶ + k3 r⁸ + k4 r¹⁰ with r the distance from
-    /// the optical centre (cx·width, cy·height) over the largest centre-to-corner distance.
+    /// FixVignetteRadial: every plane of every pixel is multiplied by the gain `VignetteGain` gives
+    /// (the DNG SDK's fixed-point r² and 16-bit gain table, so results match it to the code).
     private func vignette(_ p: DNGOpcode.FixVignetteRadial) {
-        let g = RadialGeometry(cx: p.cx, cy: p.cy, width: imageWidth, height: imageHeight)
-        let k = p.k
+        let gain = VignetteGain(p, width: imageWidth, height: imageHeight)
         let y0 = max(region.y, 0), yEnd = min(region.maxY, imageHeight)
         let x0 = max(region.x, 0), xEnd = min(region.maxX, imageWidth)
         if y0 >= yEnd || x0 >= xEnd { return }
-        for y in y0..<yEnd {
-            let r = row(y)
-            let dy = (Double(y) - g.centreY) * g.inverseRadius
-            for x in x0..<xEnd {
-                let dx = (Double(x) - g.centreX) * g.inverseRadius
-                let r2 = dx * dx + dy * dy
-                let gain = Float(1 + r2 * (k[0] + r2 * (k[1] + r2 * (k[2] + r2 * (k[3] + r2 * k[4])))))
-                for pl in 0..<planes { r[x * planes + pl] *= gain }
+        gain.table.withUnsafeBufferPointer { table in
+            for y in y0..<yEnd {
+                let r = row(y)
+                let rowTerm = gain.rowTerm(y)
+                for x in x0..<xEnd {
+                    let g = gain.gain(rowTerm: rowTerm, x: x, table: table)
+                    for pl in 0..<planes { r[x * planes + pl] *= g }
+                }
             }
         }
+    }
+}
+
+/// The gain of FixVignetteRadial (DNG 1.7 §7), computed exactly as the DNG SDK 1.7.1 does
+/// (dng_lens_correction.cpp, RefVignetteMask16): with the optical centre c = (cx·width, cy·height)
+/// and R the largest distance from c to an image corner (corners at 0 and width/height), pixel
+/// (x, y) sits at its centre, ((x + 0.5 − cx)/R, (y + 0.5 − cy)/R), in 32.32 fixed point rounded
+/// to 16.16; r² (clamped to 1) indexes a 65537-entry table of
+/// round(g(r²) · 2^bits) / 2^bits, g(r²) = 1 + k0 r² + k1 r⁴ + k2 r⁶ + k3 r⁸ + k4 r¹⁰ linearly
+/// interpolated from 4097 samples, bits = 15 or fewer so that the largest gain fits 16 bits.
+/// (Square pixels assumed: the SDK also scales rows by 1 / PixelAspectRatio.)
+struct VignetteGain {
+    let originH: Int64, originV: Int64, stepH: Int64, stepV: Int64
+    let table: [UInt16]
+    let norm: Float
+
+    init(_ p: DNGOpcode.FixVignetteRadial, width: Int, height: Int) {
+        let w = Double(width), h = Double(height)
+        let cH = p.cx * w, cV = p.cy * h
+        let radius = max(hypot(max(abs(cV), abs(cV - h)), max(abs(cH), abs(cH - w))), 1e-9)
+        func fixed(_ v: Double) -> Int64 {
+            let s = v * 4294967296
+            guard s.isFinite, abs(s) < 9.0e18 else { return 0 }
+            return s >= 0 ? Int64(s + 0.5) : -Int64(-s + 0.5)
+        }
+        stepH = fixed(1 / radius); stepV = stepH
+        originH = fixed(-cH / radius) &+ (stepH >> 1)
+        originV = fixed(-cV / radius) &+ (stepV >> 1)
+        // dng_1d_table: 4096 intervals of g over r² in 0…1, interpolated in Float.
+        let k = p.k
+        let count = 4096
+        var samples = [Float](repeating: 0, count: count + 2)
+        for j in 0...count {
+            let x = Double(j) * (1.0 / Double(count))
+            var sum = 0.0
+            for c in k.reversed() { sum = x * (c + sum) }
+            samples[j] = Float(sum + 1)
+        }
+        samples[count + 1] = samples[count]
+        func interpolate(_ x: Float) -> Float {
+            let y = x * Float(count)
+            let i = min(max(Int(y), 0), count)
+            let f = y - Float(i)
+            return samples[i] * (1 - f) + samples[i + 1] * f
+        }
+        let maxScale = Double(max(interpolate(0), interpolate(1)))
+        var bits = 15
+        while bits > 0 && Double(1 << bits) * maxScale > 65535 { bits -= 1 }
+        let scale1 = Float(1 << bits)
+        table = (0...65536).map { i in
+            let y = interpolate(Float(i) * (1 / 65536)) * scale1
+            return y > 0 ? UInt16(clamping: UInt32(min(y + 0.5, 4.0e9))) : 0
+        }
+        norm = 1 / Float(1 << bits)
+    }
+
+    /// The row's share of r² (in 2⁻³² units, rounding term included).
+    @inline(__always)
+    func rowTerm(_ y: Int) -> Int64 {
+        let v = (originV &+ stepV &* Int64(y) &+ 32768) >> 16
+        return v &* v &+ (1 << 15)
+    }
+
+    @inline(__always)
+    func gain(rowTerm: Int64, x: Int, table: UnsafeBufferPointer<UInt16>) -> Float {
+        let t = (originH &+ stepH &* Int64(x) &+ 32768) >> 16
+        let delta = (rowTerm &+ t &* t) >> 16
+        let index = delta < 0 ? 0 : Int(min(delta, 65536))
+        return Float(table[index]) * norm
     }
 }
 
