@@ -65,6 +65,14 @@ struct DevelopCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Per-file time limit; a file's worker process is killed after it (0: none).", valueName: "seconds"))
     var timeout: Double = 600
 
+    @Option(help: ArgumentHelp("""
+        Instead of developing, write each input's stage image as the DNG SDK's dng_validate -1/-2/-3 \
+        defines it, as a 16-bit TIFF OUTDIR/NAME.stageN.tif: 1 the stored values, 2 linearised to \
+        0…65535 with OpcodeList1 and OpcodeList2 applied and ActiveArea cropped, 3 demosaiced camera \
+        RGB (--demosaic) with OpcodeList3. Inputs must be files.
+        """, valueName: "1|2|3"))
+    var stage: Int?
+
     @Option(help: "Log style: auto (progress line on a terminal, else json), progress, json (one object per event on stderr), text.")
     var log: ProgressReporter.Mode = .auto
 
@@ -84,6 +92,7 @@ struct DevelopCommand: ParsableCommand {
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
         guard timeout >= 0, timeout.isFinite, timeout <= 1e9 else { throw ValidationError("--timeout must be 0…1000000000 seconds (0: none)") }
+        if let stage, !(1...3).contains(stage) { throw ValidationError("--stage: must be 1, 2 or 3 (got \(stage))") }
     }
 
     func run() throws {
@@ -91,6 +100,7 @@ struct DevelopCommand: ParsableCommand {
         // errors (ValidationError: exit status 2).
         let recipe = try layer()
         let resolved = try EffectiveRecipe.resolve(recipe)
+        if let stage { return try writeStages(stage, resolved) }
         // (Whether OpcodeList1 runs follows the effective recipe: FileDeveloper decides it.)
         var config = BatchConfiguration(inputs: inputs, outputDirectory: outputDirectory)
         config.recursive = recursive
@@ -122,6 +132,29 @@ struct DevelopCommand: ParsableCommand {
         }
         reporter.summary(result)
         if result.exitCode != 0 { throw ExitCode(result.exitCode) }
+    }
+}
+
+extension DevelopCommand {
+    /// `--stage N`: one 16-bit TIFF per input file (`StageDump`), in-process, one line per failure.
+    func writeStages(_ stage: Int, _ resolved: ResolvedRecipe) throws {
+        do { try FileManager.default.createDirectory(atPath: outputDirectory, withIntermediateDirectories: true) } catch {
+            throw CLIError("\(outputDirectory): cannot create output directory (\((error as NSError).localizedDescription))")
+        }
+        var failed = 0
+        for input in inputs {
+            let stem = URL(fileURLWithPath: input).deletingPathExtension().lastPathComponent
+            let output = (outputDirectory as NSString).appendingPathComponent("\(stem).stage\(stage).tif")
+            do throws(StageDump.Failure) {
+                try StageDump.write(input: input, stage: stage, output: output, recipe: resolved.develop,
+                                    decode: resolved.decode, overwrite: overwrite)
+                if !quiet { Console.out("\(input) → \(output)") }
+            } catch {
+                Console.err("darkroom: error: \(error.description)")
+                failed += 1
+            }
+        }
+        if failed > 0 { throw ExitCode(1) }
     }
 }
 
