@@ -151,3 +151,109 @@ struct ReferenceLookTests {
         #expect(compared > 0)
     }
 }
+
+/// The reference look's stages on their own, with the values the SDK's definitions give.
+@Suite("Reference look stages")
+struct ReferenceLookStageTests {
+    static func look(stops: Double, curve: [Float]? = nil, blackRender: Int? = nil) -> ReferenceLook {
+        ReferenceLook(balancedCameraToXYZD50: OutputColorSpace.prophotoLinear.linearRGBToXYZD50, tables: nil,
+                      profileToneCurve: curve, exposureStops: stops, defaultBlackRender: blackRender, space: .srgb)
+    }
+
+    @Test func acr3CurveIsTheSDKTable() {
+        #expect(ACR3ToneCurve.samples.count == 1025)
+        #expect(ACR3ToneCurve.evaluate(0) == 0)
+        #expect(ACR3ToneCurve.evaluate(1) == 1)
+        // Published samples: x = 256/1024 → 0.52069 (dng_render.cpp), and halfway between the first two.
+        #expect(abs(ACR3ToneCurve.evaluate(0.25) - 0.52069) < 1e-6)
+        #expect(abs(ACR3ToneCurve.evaluate(0.5 / 1024) - 0.00039) < 1e-6)
+        for i in 1..<ACR3ToneCurve.count { #expect(ACR3ToneCurve.samples[i] > ACR3ToneCurve.samples[i - 1]) }
+    }
+
+    @Test func exposureRampMatchesItsDefinition() {
+        // BaselineExposure +0.5: white = 2^−0.5; default shadows 5 → black 0.005; toe radius 0.0025.
+        let r = Self.look(stops: 0.5).ramp
+        #expect(abs(r.white - pow(2, -0.5)) < 1e-12)
+        #expect(r.black == 0.005)
+        #expect(abs(r.radius - 0.0025) < 1e-12)
+        #expect(r(0) == 0)
+        #expect(r(Float(r.black - r.radius)) == 0)
+        #expect(abs(Double(r(Float(r.white))) - 1) < 1e-6)
+        #expect(r(2) == 1)
+        // The toe meets the line with equal value at black + radius: slope · radius.
+        let x = r.black + r.radius
+        #expect(abs(Double(r(Float(x))) - r.slope * r.radius) < 1e-6)
+        #expect(abs(Double(r(Float(x - 1e-6))) - r.slope * r.radius) < 1e-5)
+        // DefaultBlackRender = 1 (None): no black, a plain scale.
+        let none = Self.look(stops: 1, blackRender: 1).ramp
+        #expect(none.black == 0 && none.radius == 0)
+        #expect(abs(Double(none(0.25)) - 0.5) < 1e-7)
+    }
+
+    @Test func toneTableUsesProfileCurveOrACR3AndDarkensNegativeExposure() {
+        // No profile curve: ACR3 at table points.
+        #expect(abs(Double(Self.look(stops: 0).tone(0.25)) - 0.52069) < 1e-6)
+        // A valid identity ProfileToneCurve is used as it is (not replaced by ACR3).
+        #expect(abs(Self.look(stops: 0, curve: [0, 0, 1, 1]).tone(0.18) - 0.18) < 1e-6)
+        // An invalid one (x not increasing) falls back to ACR3.
+        #expect(abs(Double(Self.look(stops: 0, curve: [0, 0, 0, 1]).tone(0.25)) - 0.52069) < 1e-6)
+        // Exposure −1: x · 2^−1 up to 0.25, then the quadratic to (1, 1).
+        let dark = Self.look(stops: -1)
+        #expect(abs(Double(dark.tone(0.25)) - ACR3ToneCurve.evaluate(0.125)) < 1e-6)
+        #expect(abs(dark.tone(1) - 1) < 1e-6)
+        #expect(dark.ramp.white == 1)
+    }
+
+    @Test(arguments: [(0.6, 0.3, 0.1), (0.1, 0.6, 0.3), (0.3, 0.1, 0.6), (0.6, 0.1, 0.3), (0.3, 0.6, 0.1), (0.1, 0.3, 0.6)])
+    func rgbToneKeepsTheMiddleChannelsRelativePosition(_ c: (Float, Float, Float)) {
+        let look = Self.look(stops: 0)
+        let out = look.rgbTone(c.0, c.1, c.2)
+        let inp = [c.0, c.1, c.2], res = [out.0, out.1, out.2]
+        let hi = inp.firstIndex(of: inp.max()!)!, lo = inp.firstIndex(of: inp.min()!)!, mid = 3 - hi - lo
+        #expect(abs(res[hi] - look.tone(inp[hi])) < 1e-6)
+        #expect(abs(res[lo] - look.tone(inp[lo])) < 1e-6)
+        let before = (inp[mid] - inp[lo]) / (inp[hi] - inp[lo]), after = (res[mid] - res[lo]) / (res[hi] - res[lo])
+        #expect(abs(before - after) < 1e-5)
+        // Greys stay grey.
+        let g = look.rgbTone(0.4, 0.4, 0.4)
+        #expect(g.0 == g.1 && g.1 == g.2 && abs(g.0 - look.tone(0.4)) < 1e-7)
+    }
+
+    @Test func sdkMatricesMapWhiteToWhite() {
+        // A neutral at ProPhoto (1, 1, 1) after the look (no ramp effect at 1) is sRGB (1, 1, 1).
+        let look = Self.look(stops: 0, blackRender: 1)
+        var r: [Float] = [1, 0.5], g: [Float] = [1, 0.5], b: [Float] = [1, 0.5]
+        r.withUnsafeMutableBufferPointer { rp in g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+            look.applyRow(rp.baseAddress!, gp.baseAddress!, bp.baseAddress!, count: 2)
+        } } }
+        // (Darkroom's D50 is (0.34567, 0.35850), the SDK's (0.3457, 0.3585): greys are neutral
+        // to ~1e-4 through the SDK's matrices.)
+        for v in [r[0], g[0], b[0]] { #expect(abs(v - 1) < 1e-3) }
+        // Mid grey: neutral, at the ACR3 curve's value for 0.5.
+        #expect(abs(r[1] - g[1]) < 1e-3 && abs(g[1] - b[1]) < 1e-3)
+        #expect(abs(Double(g[1]) - ACR3ToneCurve.evaluate(0.5)) < 1e-3)
+    }
+
+    @Test func tileSizeAndThreadsNeverChangeTheBytes() throws {
+        let path = TestSupport.packageRoot.appendingPathComponent("Samples/chart-grbg-14bit-A.dng").path
+        let raw = try RawDecoder.decode(path: path)
+        func render(tile: Int, threads: Int) throws -> [UInt16] {
+            var recipe = DevelopRecipe()
+            recipe.tone = .reference
+            recipe.bitsPerSample = 16
+            recipe.thumbnailSize = 0
+            recipe.tileSize = tile
+            recipe.threads = threads
+            let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: path, profileSearchDirectories: [])
+            return Developer.render(raw, plan: plan).pixels16
+        }
+        let a = try render(tile: 256, threads: 2), b = try render(tile: 37, threads: 1)
+        #expect(a == b)
+        // And the look differs from the standard tone (the mode is really applied).
+        var std = DevelopRecipe()
+        std.bitsPerSample = 16
+        std.thumbnailSize = 0
+        let plan = try PlanBuilder.plan(for: raw, recipe: std, path: path, profileSearchDirectories: [])
+        #expect(Developer.render(raw, plan: plan).pixels16 != a)
+    }
+}

@@ -173,6 +173,11 @@ public struct ReferenceLook: Sendable {
         toneTable.withUnsafeBufferPointer { Self.interpolate($0, x >= 0 ? min(x, 1) : 0) }
     }
 
+    /// The look's "RGB tone" step on one pixel (see `rgbTone(_:_:_:_:)`).
+    public func rgbTone(_ r: Float, _ g: Float, _ b: Float) -> (Float, Float, Float) {
+        toneTable.withUnsafeBufferPointer { Self.rgbTone(r, g, b, $0) }
+    }
+
     /// `RefBaselineRGBTone`: the curve on the largest and smallest channel (pinned to 0…1), the
     /// middle one at the same relative position between them. Cases and ties as the SDK's.
     @inline(__always)
@@ -204,13 +209,76 @@ public struct ReferenceLook: Sendable {
     }
 
     /// Applies stages 1–6 to `count` pixels held as planes, in place: balanced camera RGB in,
-    /// output linear RGB in 0…1 out.
-    func applyRow(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>, _ pb: UnsafeMutablePointer<Float>,
+    /// output linear RGB in 0…1 out. Without profile tables the pixels run eight at a time
+    /// (`runLanes`); with tables, one at a time (`run`: the tables' lookups are per pixel).
+    public func applyRow(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>, _ pb: UnsafeMutablePointer<Float>,
                   count: Int) {
         if let tables {
             tables.withViews { hsm, look in run(pr, pg, pb, count, hsm, look) }
         } else {
-            run(pr, pg, pb, count, nil, nil)
+            runLanes(pr, pg, pb, count)
+        }
+    }
+
+    /// Stages 1, 3, 5, 6 on eight pixels at a time (a short group is padded, so every pixel
+    /// takes the same operations wherever a row splits: bytes never depend on tile size). The
+    /// ramp is evaluated in Float and the RGB tone in its branch-free form (curve on max and min,
+    /// every channel at its relative position between them), which equals the SDK's case
+    /// analysis up to float rounding (≤ 1e-6).
+    private func runLanes(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>,
+                          _ pb: UnsafeMutablePointer<Float>, _ count: Int) {
+        let lo = Float(ramp.black - ramp.radius), hi = Float(ramp.black + ramp.radius)
+        let black = Float(ramp.black), slope = Float(ramp.slope), qScale = Float(ramp.qScale)
+        @inline(__always) func pin(_ v: RV) -> RV {
+            var c = v.replacing(with: 1, where: v .> 1)
+            c.replace(with: 0, where: .!(v .>= 0))   // NaN → 0
+            return c
+        }
+        @inline(__always) func rampV(_ v: RV) -> RV {
+            let line = ((v - black) * slope).replacing(with: 1, where: (v - black) * slope .> 1)
+            let y = v - lo
+            var out = qScale * y * y
+            out.replace(with: line, where: v .>= hi)
+            out.replace(with: 0, where: v .<= lo)
+            return out
+        }
+        @inline(__always) func curveV(_ v: RV, _ t: UnsafeBufferPointer<Float>) -> RV {
+            let f = v * Float(Self.toneSteps)
+            var out = RV()
+            for l in 0..<RV.scalarCount {
+                let i = Int(f[l])
+                let w = f[l] - Float(i)
+                out[l] = t[i] * (1 - w) + t[i + 1] * w
+            }
+            return out
+        }
+        toneTable.withUnsafeBufferPointer { t in
+        a.withUnsafeBufferPointer { a in
+        q.withUnsafeBufferPointer { q in
+            var x = 0
+            while x < count {
+                let n = min(RV.scalarCount, count - x)
+                var cr = RV(), cg = RV(), cb = RV()
+                for l in 0..<n { cr[l] = pr[x + l]; cg[l] = pg[x + l]; cb[l] = pb[x + l] }
+                let r = rampV(pin(a[0] * cr + a[1] * cg + a[2] * cb))
+                let g = rampV(pin(a[3] * cr + a[4] * cg + a[5] * cb))
+                let b = rampV(pin(a[6] * cr + a[7] * cg + a[8] * cb))
+                var mx = r.replacing(with: g, where: g .> r), mn = r.replacing(with: g, where: g .< r)
+                mx.replace(with: b, where: b .> mx); mn.replace(with: b, where: b .< mn)
+                let fmx = curveV(mx, t), fmn = curveV(mn, t)
+                let k = (fmx - fmn) / (mx - mn)
+                let flat = .!(mx .> mn)
+                let tr = (fmn + (r - mn) * k).replacing(with: fmx, where: flat)
+                let tg = (fmn + (g - mn) * k).replacing(with: fmx, where: flat)
+                let tb = (fmn + (b - mn) * k).replacing(with: fmx, where: flat)
+                let or = pin(q[0] * tr + q[1] * tg + q[2] * tb)
+                let og = pin(q[3] * tr + q[4] * tg + q[5] * tb)
+                let ob = pin(q[6] * tr + q[7] * tg + q[8] * tb)
+                for l in 0..<n { pr[x + l] = or[l]; pg[x + l] = og[l]; pb[x + l] = ob[l] }
+                x += RV.scalarCount
+            }
+        }
+        }
         }
     }
 
@@ -244,3 +312,6 @@ public struct ReferenceLook: Sendable {
         }
     }
 }
+
+/// Eight lanes, as the output encoder (AVX2 registers on x86-64-v3 builds).
+private typealias RV = SIMD8<Float>
