@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomIO
+import DarkroomTestSupport
 import Foundation
 import Testing
 
