@@ -27,7 +27,8 @@ struct ReferenceLookTests {
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
-    /// Reference renders with a DNG we can find: `Samples/NAME.dng` or `../shared/samples/dng/NAME.dng`.
+    /// Reference renders with a DNG we can find: `Samples/NAME.dng`, `../shared/samples/dng/NAME.dng`
+    /// or `../shared/samples/dng-jxl/NAME.dng` (JPEG XL DNGs the SDK wrote).
     static func cases() -> [(name: String, dng: URL)] {
         guard let dir = referenceDir else { return [] }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir.path)) ?? [])
@@ -36,8 +37,10 @@ struct ReferenceLookTests {
         for n in names {
             let local = TestSupport.packageRoot.appendingPathComponent("Samples/\(n).dng")
             if FileManager.default.fileExists(atPath: local.path) { out.append((n, local)); continue }
-            if let shared = TestSupport.sharedSamples?.appendingPathComponent("dng/\(n).dng"),
-               FileManager.default.fileExists(atPath: shared.path) { out.append((n, shared)) }
+            for sub in ["dng", "dng-jxl"] {
+                if let shared = TestSupport.sharedSamples?.appendingPathComponent("\(sub)/\(n).dng"),
+                   FileManager.default.fileExists(atPath: shared.path) { out.append((n, shared)); break }
+            }
         }
         return out
     }
