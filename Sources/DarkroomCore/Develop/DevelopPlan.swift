@@ -53,6 +53,9 @@ public struct DevelopPlan: Sendable {
     public let proPhotoToOutput: Matrix3
     /// Total exposure applied, in stops (baseline + offset + user).
     public let exposureStops: Double
+    /// With `--tone reference`: the DNG SDK renderer's stages 6–8 (`ReferenceLook`), which then
+    /// replace the matrix, gamut, profile-table and tone stages.
+    public let reference: ReferenceLook?
     public let tone: ToneCurve
     /// Luminance weights of the output space (the Y row of its RGB → XYZ matrix).
     public let luminance: SIMD3<Float>
@@ -179,7 +182,12 @@ public struct DevelopPlan: Sendable {
             tables = t
             warnings += t.warnings
         }
-        self.profileTables = tables?.hasTables == true ? tables : nil
+        self.profileTables = tables?.hasTables == true && recipe.tone != .reference ? tables : nil
+        self.reference = recipe.tone == .reference
+            ? ReferenceLook(balancedCameraToXYZD50: solution.cameraToXYZD50 * balancedToCamera, tables: tables,
+                            profileToneCurve: recipe.applyProfileLook ? usedProfile?.toneCurve : nil,
+                            exposureStops: stops, defaultBlackRender: usedProfile?.defaultBlackRender, space: space)
+            : nil
         let proPhoto = OutputColorSpace.prophotoLinear
         self.cameraToProPhoto = pow(2, stops) * (proPhoto.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
         self.proPhotoToOutput = space.xyzD50ToLinearRGB * proPhoto.linearRGBToXYZD50
@@ -273,12 +281,23 @@ public struct DevelopPlan: Sendable {
         lines.append("6 colour: weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
-        lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
+        if reference == nil {
+            lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
+        }
         if let t = profileTables {
             lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none"), LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") (in linear ProPhoto)")
-        } else if let p = profile { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
+        } else if let p = profile, reference == nil { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
+        if let r = reference {
+            lines.append("6-8 reference look (DNG SDK dng_render): camera → linear ProPhoto \(m(r.cameraToProPhoto)), pinned 0…1")
+            if let t = r.tables {
+                lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") before, LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") after the exposure ramp")
+            }
+            lines.append("  exposure ramp: white \(f(r.ramp.white)) black \(f(r.ramp.black)) (× 2^\(f(exposureStops, 2)))")
+            lines.append("  tone: \(r.usesProfileToneCurve ? "ProfileToneCurve" : "ACR3 default curve")\(exposureStops < 0 ? " after exposure darkening" : ""), RGB tone (hue-preserving); ProPhoto → \(recipe.colorSpace.rawValue) linear \(m(r.proPhotoToOutput)), pinned 0…1")
+        } else {
         lines.append(recipe.gamut == .preserveHue ? "7 gamut: negative components desaturated toward luminance (hue and Y kept)" : "7 gamut: per-channel clipping")
         lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (\(tone.profileCurve != nil ? "ProfileToneCurve" : "y = (1+b)x/(x+b), b = \(tone.shoulder)"), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
+        }
         lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
         lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")

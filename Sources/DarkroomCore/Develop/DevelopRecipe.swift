@@ -21,7 +21,8 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var exposureStops: Double = 0
     /// Whether BaselineExposure (+ the profile's BaselineExposureOffset) is applied. Default true.
     public var applyBaselineExposure: Bool = true
-    /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`) or `.linear` (colorimetric: none).
+    /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`), `.linear` (colorimetric: none) or
+    /// `.reference` (the DNG SDK renderer's look, `ReferenceLook`).
     public var tone: ToneCurve.Mode = .standard
     /// Shoulder b of the standard tone curve y = (1 + b)·x / (x + b) (`--tone-shoulder`; see
     /// `ToneCurve`): smaller values compress highlights harder and lift shadows more, larger

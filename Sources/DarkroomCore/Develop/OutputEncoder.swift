@@ -11,6 +11,9 @@ struct OutputEncoder: Sendable {
     let toProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let fromProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let tone: ToneCurve
+    /// `--tone reference`: the DNG SDK renderer's stages (`ReferenceLook`) run as a pre-pass on
+    /// the tile's planes; the main loop then only encodes (identity matrix, no gamut, no tone).
+    let reference: ReferenceLook?
     let preserveHue: Bool
     let bits: Int
     let transfer: TransferFunction
@@ -46,7 +49,8 @@ struct OutputEncoder: Sendable {
         fromProPhoto = (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8])
         luminance = plan.luminance
         tone = plan.tone
-        preserveHue = plan.recipe.gamut == .preserveHue
+        reference = plan.reference
+        preserveHue = plan.recipe.gamut == .preserveHue && plan.reference == nil
         bits = plan.recipe.bitsPerSample
         transfer = plan.recipe.colorSpace.transfer
         isLinear = plan.recipe.colorSpace.isLinear
@@ -120,6 +124,13 @@ struct OutputEncoder: Sendable {
                         }
                     }
                 }
+            }
+            mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
+        }
+        if let ref = reference {
+            for y in 0..<tile.height {
+                ref.applyRow(planes.r + y * planes.stride, planes.g + y * planes.stride, planes.b + y * planes.stride,
+                             count: tw)
             }
             mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
         }

@@ -22,8 +22,13 @@
 /// headroom compression), as raw converters use a profile's own curve instead of their default.
 ///
 /// `.linear` applies nothing (a pure colorimetric render; values above 1 clip).
+///
+/// `.reference` is the look of the DNG SDK's reference renderer (`dng_validate`/`dng_render`):
+/// the renderer runs `ReferenceLook` (exposure ramp, profile tables, the profile's tone curve or
+/// `ACR3ToneCurve`, SDK clipping) instead of this type's stages; on its own, `apply` is the ACR3
+/// curve on 0…1.
 public struct ToneCurve: Sendable, Equatable {
-    public enum Mode: String, Sendable, Codable, CaseIterable { case standard, linear }
+    public enum Mode: String, Sendable, Codable, CaseIterable { case standard, linear, reference }
 
     public let mode: Mode
     public let shoulder: Float
@@ -46,6 +51,7 @@ public struct ToneCurve: Sendable, Equatable {
     @inline(__always)
     public func apply(_ x: Float) -> Float {
         if mode == .linear { return min(max(x, 0), 1) }
+        if mode == .reference { return Float(ACR3ToneCurve.evaluate(Double(x >= 0 ? min(x, 1) : 0))) }
         var v = min(max(x, 0), headroom)
         if headroom > 1 { v = v * (1 + v * invHeadroom2) / (1 + v) }
         if let profileCurve { return profileCurve(v) }
