@@ -81,6 +81,14 @@ public enum TempSweeper {
         return pid
     }
 
+    /// True when /proc says `pid` has exited and waits to be reaped (state Z) or is dead (X).
+    static func isZombie(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        let state = stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).first
+        return state == "Z" || state == "X"
+    }
+
     @discardableResult
     public static func sweep(_ dir: String, onlyPID: Int32? = nil) -> [String] {
         let fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
@@ -90,7 +98,9 @@ public enum TempSweeper {
         func stale(_ pid: Int32) -> Bool {
             if let onlyPID { return pid == onlyPID }
             if let a = alive[pid] { return !a }
-            let isAlive = pid == getpid() || kill(pid, 0) == 0 || errno != ESRCH
+            // A zombie (dead, not yet reaped: a killed run's worker whose new parent does not reap
+            // it, as in some containers) writes nothing more: its files are stale too.
+            let isAlive = pid == getpid() || ((kill(pid, 0) == 0 || errno != ESRCH) && !Self.isZombie(pid))
             alive[pid] = isAlive
             return !isAlive
         }
