@@ -100,8 +100,9 @@ let package = Package(
 // point, so they link only with `-sanitize=fuzzer` and exist only in builds made with DARKROOM_FUZZ=1.
 if ProcessInfo.processInfo.environment["DARKROOM_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"))
+    package.targets.append(.target(name: "FuzzDriver", dependencies: ["CFuzzDriver"], path: "Tests/Fuzz/Driver"))
     for name in ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode"] {
         package.targets.append(.executableTarget(
-            name: name, dependencies: ["DarkroomFuzzBodies", "CFuzzDriver"], path: "Tests/Fuzz/\(name)"))
+            name: name, dependencies: ["DarkroomFuzzBodies", "FuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }
 }

@@ -1,20 +1,10 @@
 // libFuzzer entry for `fuzzLosslessJPEG` (Tests/Fuzz/Bodies): built only by `make fuzz`.
-import CFuzzDriver
 import DarkroomFuzzBodies
+import FuzzDriver
 import Glibc
 
-/// libFuzzer's callback by its C name (its runtime's own `main` refers to it; our entry point below
-/// is the one that runs).
+/// libFuzzer's callback by its C name (its runtime's own `main` refers to it; `runLibFuzzer` runs).
 @_cdecl("LLVMFuzzerTestOneInput")
-public func llvmFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
-    guard let data else { return 0 }
-    return fuzzLosslessJPEG(data, size)
-}
+public func llvmFuzzerTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 { data.map { fuzzLosslessJPEG($0, size) } ?? 0 }
 
-// libFuzzer's driver runs from our entry point (SwiftPM names the executable's entry itself).
-var argc = CommandLine.argc
-var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>? = CommandLine.unsafeArgv
-exit(LLVMFuzzerRunDriver(&argc, &argv) { data, size in
-    guard let data else { return 0 }
-    return fuzzLosslessJPEG(data, size)
-})
+exit(runLibFuzzer(fuzzLosslessJPEG))
