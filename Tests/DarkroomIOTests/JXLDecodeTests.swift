@@ -192,44 +192,16 @@ import Testing
     static func dngBytes(_ s: Spec, blocks data: [[UInt8]], declaredTile: Int? = nil) -> [UInt8] {
         let spp = s.samplesPerPixel
         let counts = data.map { UInt32($0.count) }
-        func build(offsets: [UInt32]) -> TIFFTestBuilder {
-            var b = TIFFTestBuilder()
-            var e: [TIFFTestBuilder.Entry] = [
-                b.long(TIFFTag.newSubFileType, [0]),
-                b.long(TIFFTag.imageWidth, [UInt32(s.width)]), b.long(TIFFTag.imageLength, [UInt32(s.height)]),
-                b.short(TIFFTag.bitsPerSample, Array(repeating: UInt16(s.bits), count: spp)),
-                b.short(TIFFTag.compression, [52546]),
-                b.short(TIFFTag.photometricInterpretation, [spp == 1 ? 32803 : 34892]),
-                b.ascii(TIFFTag.make, "Darkroom"), b.ascii(TIFFTag.model, "JXL Test"),
-                b.short(TIFFTag.samplesPerPixel, [UInt16(spp)]), b.short(TIFFTag.planarConfiguration, [1]),
-                b.byte(TIFFTag.dngVersion, [1, 7, 0, 0]), b.ascii(TIFFTag.uniqueCameraModel, "Darkroom JXL Test"),
-                b.long(TIFFTag.whiteLevel, Array(repeating: UInt32((1 << s.bits) - 1), count: spp)),
-                b.rational(TIFFTag.asShotNeutral, [(1, 2), (1, 1), (2, 3)]),
-                b.srational(TIFFTag.colorMatrix1, [(8716, 10000), (-2692, 10000), (-907, 10000), (-4446, 10000), (12201, 10000),
-                                                   (2466, 10000), (-556, 10000), (1205, 10000), (6757, 10000)]),
-                b.short(TIFFTag.calibrationIlluminant1, [21]),
-            ]
-            if spp == 1 { e += [b.short(TIFFTag.cfaRepeatPatternDim, [2, 2]), b.byte(TIFFTag.cfaPattern, [0, 1, 1, 2])] }
+        return TIFFTestBuilder.dngWithBlocks(data) { b, offsets in
+            var e = b.testCameraEntries(model: "JXL Test", dngVersion: [1, 7, 0, 0], width: UInt32(s.width), height: UInt32(s.height),
+                                        bits: s.bits, samplesPerPixel: spp, compression: 52546)
+            e.append(b.long(TIFFTag.whiteLevel, Array(repeating: UInt32((1 << s.bits) - 1), count: spp)))
             if s.bits == 32 { e.append(b.short(TIFFTag.sampleFormat, Array(repeating: 3, count: spp))) }
             if s.rowInterleave != 1 { e.append(b.short(50975, [UInt16(s.rowInterleave)])) }
             if s.columnInterleave != 1 { e.append(b.short(52547, [UInt16(s.columnInterleave)])) }
-            if let t = declaredTile ?? s.tile {
-                e += [b.long(TIFFTag.tileWidth, [UInt32(t)]), b.long(TIFFTag.tileLength, [UInt32(t)]),
-                      b.long(TIFFTag.tileOffsets, offsets), b.long(TIFFTag.tileByteCounts, counts)]
-            } else {
-                e += [b.long(TIFFTag.stripOffsets, offsets), b.long(TIFFTag.stripByteCounts, counts),
-                      b.long(TIFFTag.rowsPerStrip, [UInt32(s.rowsPerStrip)])]
-            }
-            b.setFirstIFD(b.appendIFD(e))
-            return b
+            let tile = (declaredTile ?? s.tile).map { (width: $0, length: $0) }
+            return e + b.blockEntries(tile: tile, rowsPerStrip: UInt32(s.rowsPerStrip), offsets: offsets, counts: counts)
         }
-        var start = build(offsets: counts.map { _ in 0 }).bytes.count
-        start += start % 2
-        var offsets: [UInt32] = [], at = start
-        for d in data { offsets.append(UInt32(at)); at += d.count }
-        var b = build(offsets: offsets)
-        _ = b.append(data.flatMap { $0 })
-        return b.bytes
     }
 
     static func write(_ bytes: [UInt8], _ name: String) throws -> String {

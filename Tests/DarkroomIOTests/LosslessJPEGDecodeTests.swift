@@ -151,48 +151,19 @@ import DarkroomCore
     static func dngBytes(_ spec: Spec) -> [UInt8] {
         let data = streams(spec)
         let counts = data.map { UInt32($0.count) }
-        func build(offsets: [UInt32]) -> TIFFTestBuilder {
-            var b = TIFFTestBuilder()
+        return TIFFTestBuilder.dngWithBlocks(data) { b, offsets in
             let spp = spec.samplesPerPixel
-            var e: [TIFFTestBuilder.Entry] = [
-                b.long(TIFFTag.newSubFileType, [0]),
-                b.long(TIFFTag.imageWidth, [UInt32(spec.width)]), b.long(TIFFTag.imageLength, [UInt32(spec.height)]),
-                b.short(TIFFTag.bitsPerSample, Array(repeating: UInt16(spec.bits), count: spp)),
-                b.short(TIFFTag.compression, [7]),
-                b.short(TIFFTag.photometricInterpretation, [spp == 1 ? 32803 : 34892]),
-                b.ascii(TIFFTag.make, "Darkroom"), b.ascii(TIFFTag.model, "LJ92 Test"),
-                b.short(TIFFTag.samplesPerPixel, [UInt16(spp)]), b.short(TIFFTag.planarConfiguration, [1]),
-                b.byte(TIFFTag.dngVersion, [1, 4, 0, 0]), b.ascii(TIFFTag.uniqueCameraModel, "Darkroom LJ92 Test"),
-                b.long(TIFFTag.blackLevel, Array(repeating: 16, count: spp)),
-                b.long(TIFFTag.whiteLevel, Array(repeating: UInt32(spec.maxValue), count: spp)),
-                b.rational(TIFFTag.asShotNeutral, [(1, 2), (1, 1), (2, 3)]),
-                b.srational(TIFFTag.colorMatrix1, [(8716, 10000), (-2692, 10000), (-907, 10000), (-4446, 10000), (12201, 10000),
-                                                   (2466, 10000), (-556, 10000), (1205, 10000), (6757, 10000)]),
-                b.short(TIFFTag.calibrationIlluminant1, [21]),
-            ]
-            if spp == 1 { e += [b.short(TIFFTag.cfaRepeatPatternDim, [2, 2]), b.byte(TIFFTag.cfaPattern, [0, 1, 1, 2])] }
-            if let t = spec.tile {
-                e += [b.long(TIFFTag.tileWidth, [UInt32(t)]), b.long(TIFFTag.tileLength, [UInt32(t)]),
-                      b.long(TIFFTag.tileOffsets, offsets), b.long(TIFFTag.tileByteCounts, counts)]
-            } else {
-                e += [b.long(TIFFTag.stripOffsets, offsets), b.long(TIFFTag.stripByteCounts, counts),
-                      b.long(TIFFTag.rowsPerStrip, [UInt32(spec.rowsPerStrip)])]
-            }
+            var e = b.testCameraEntries(model: "LJ92 Test", dngVersion: [1, 4, 0, 0], width: UInt32(spec.width),
+                                        height: UInt32(spec.height), bits: spec.bits, samplesPerPixel: spp, compression: 7)
+            e += [b.long(TIFFTag.blackLevel, Array(repeating: 16, count: spp)),
+                  b.long(TIFFTag.whiteLevel, Array(repeating: UInt32(spec.maxValue), count: spp))]
+            e += b.blockEntries(tile: spec.tile.map { (width: $0, length: $0) }, rowsPerStrip: UInt32(spec.rowsPerStrip),
+                                offsets: offsets, counts: counts)
             if let a = spec.activeArea { e.append(b.long(TIFFTag.activeArea, a)) }
             if spec.opcodeList1 { e.append(b.byte(TIFFTag.opcodeList1, spec.opcodeBytes, type: 7)) }
             if let n = spec.linearizationCount { e.append(b.short(TIFFTag.linearizationTable, Self.linearization(n))) }
-            let ifd = b.appendIFD(e)
-            b.setFirstIFD(ifd)
-            return b
+            return e
         }
-        var start = build(offsets: counts.map { _ in 0 }).bytes.count
-        start += start % 2
-        var offsets: [UInt32] = [], at = start
-        for d in data { offsets.append(UInt32(at)); at += d.count }
-        var b = build(offsets: offsets)
-        let placed = b.append(data.flatMap { $0 })
-        precondition(placed == start)
-        return b.bytes
     }
 
     static func write(_ spec: Spec, _ name: String) throws -> String {
