@@ -68,7 +68,7 @@ public struct DecodeBudget: Sendable, Equatable {
             throw .truncated(path: path, detail: "\(fileSize) bytes cannot hold the \(declared) samples the file declares (at most \(plausibleSamples))")
         }
         if samples > maxSamples, let memoryLimit {
-            throw .tooLarge(path: path, detail: "\(declared) samples need \(samples * 2 / 1_048_576) MiB decoded; the memory limit is \(memoryLimit / 1_048_576) MiB")
+            throw .tooLarge(path: path, detail: "\(declared) samples need \(samples / 524_288) MiB decoded (2 bytes each); the memory limit is \(memoryLimit / 1_048_576) MiB")
         }
     }
 }

@@ -41,7 +41,7 @@ package enum UncompressedDNGDecoder {
         if let reason = unsupportedReason(layout) { throw .unsupported(path: path, reason: "uncompressed DNG with \(reason)") }
         let file: MappedFile
         do { file = try MappedFile(path: path) } catch { throw .unreadable(path: path, reason: error.reason) }
-        let pixels = try file.withBytes { bytes throws(DecodeError) in
+        return try file.withDecodedBytes(path: path) { bytes throws(DecodeError) in
             let blocks = try BlockGrid(layout, fileSize: bytes.count, path: path)
             guard !region.isEmpty, PixelRect(x: 0, y: 0, width: layout.width, height: layout.height).contains(region) else {
                 throw .corrupt(path: path, detail: "region \(region) lies outside the \(layout.width)x\(layout.height) image")
@@ -64,10 +64,6 @@ package enum UncompressedDNGDecoder {
                 initialized = count
             }
         }
-        if file.truncatedWhileMapped {
-            throw .truncated(path: path, detail: "the file shrank while its pixels were read (is it still being copied?)")
-        }
-        return pixels
     }
 
     // MARK: - Layout check

@@ -140,9 +140,7 @@ package enum LosslessJPEGDecoder {
             }
             return pixels
         }
-        if file.truncatedWhileMapped {
-            throw .invalidData(.truncated(path: path, detail: "the file shrank while its pixels were read (is it still being copied?)"))
-        }
+        if let shrank = file.shrinkage(path: path) { throw .invalidData(shrank) }
         return pixels
     }
 

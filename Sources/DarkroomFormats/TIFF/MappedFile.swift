@@ -49,10 +49,14 @@ package struct MappedFile: ~Copyable {
     /// (what was read past its new end is zeros, see `truncatedWhileMapped`).
     package borrowing func withDecodedBytes<R>(path: String, _ body: (UnsafeRawBufferPointer) throws(DecodeError) -> R) throws(DecodeError) -> R {
         let result = try body(bytes)
-        if truncatedWhileMapped {
-            throw .truncated(path: path, detail: "the file shrank while its pixels were read (is it still being copied?)")
-        }
+        if let shrank = shrinkage(path: path) { throw shrank }
         return result
+    }
+
+    /// The error a decoder reports when the file shrank while its pixels were read (see
+    /// `truncatedWhileMapped`), else nil.
+    package func shrinkage(path: String) -> DecodeError? {
+        truncatedWhileMapped ? .truncated(path: path, detail: "the file shrank while its pixels were read (is it still being copied?)") : nil
     }
 
     deinit {

@@ -48,13 +48,7 @@ public enum RawDecoder {
         let (bytes, fileSize) = try readHeader(path: path)
         var image: RawImage
         if let dng = try dngMetadata(bytes: bytes, path: path) {
-            // Before LibRaw or a native decoder sees the file: the declared image must fit the
-            // budget, and opcode lists must be well formed (LibRaw loops for hours on a list
-            // whose count claims 4 billion opcodes).
-            try DecodeBudget(fileSize: fileSize, compression: dng.metadata.compression, memoryLimit: options.memoryLimit)
-                .check(width: dng.metadata.sensorWidth, height: dng.metadata.sensorHeight,
-                       samplesPerPixel: dng.metadata.samplesPerPixel, path: path)
-            try checkOpcodeListStructure(dng.metadata, path: path)
+            try checkDecodable(dng.metadata, layout: dng.layout, fileSize: fileSize, options: options, path: path)
             image = try decodeDNG(path: path, metadata: dng.metadata, layout: dng.layout, options: options)
         } else {
             let budget = DecodeBudget(fileSize: fileSize, compression: nil, memoryLimit: options.memoryLimit)
@@ -79,12 +73,7 @@ public enum RawDecoder {
         if let dngAndLayout = try dngMetadata(bytes: bytes, path: path) {
             let dng = dngAndLayout.metadata
             var md = withFallbackProfile(dng)
-            do {
-                try checkDNGSupported(dng, layout: dngAndLayout.layout, path: path)
-                try DecodeBudget(fileSize: fileSize, compression: dng.compression, memoryLimit: options.memoryLimit)
-                    .check(width: dng.sensorWidth, height: dng.sensorHeight, samplesPerPixel: dng.samplesPerPixel, path: path)
-                try checkOpcodeListStructure(dng, path: path)
-            } catch {
+            do { try checkDecodable(dng, layout: dngAndLayout.layout, fileSize: fileSize, options: options, path: path) } catch {
                 md.warnings.append("cannot be developed: \(error.description)")
             }
             return md
@@ -139,6 +128,18 @@ public enum RawDecoder {
         if let size, size < minimum {
             throw .truncated(path: path, detail: "\(size) bytes cannot hold a \(width)x\(height) image (at least \(minimum) expected)")
         }
+    }
+
+    /// Everything that decides, before LibRaw or a native decoder sees the file, whether a DNG
+    /// can be decoded: a supported format; a declared image within the decode budget (file size
+    /// per compression, and the memory limit); well-formed opcode lists (LibRaw loops for hours
+    /// on a list whose count claims 4 billion opcodes). `decode` throws what `metadata` reports.
+    private static func checkDecodable(_ md: RawMetadata, layout: DNGRawDataLayout?, fileSize: Int, options: DecodeOptions,
+                                       path: String) throws(DecodeError) {
+        try checkDNGSupported(md, layout: layout, path: path)
+        try DecodeBudget(fileSize: fileSize, compression: md.compression, memoryLimit: options.memoryLimit)
+            .check(width: md.sensorWidth, height: md.sensorHeight, samplesPerPixel: md.samplesPerPixel, path: path)
+        try checkOpcodeListStructure(md, path: path)
     }
 
     /// OpcodeList1/2/3 whose record structure (count, sizes) is broken make the file corrupt,
@@ -227,7 +228,7 @@ public enum RawDecoder {
         return m
     }
 
-    private static func checkDNGSupported(_ md: RawMetadata, layout: DNGRawDataLayout? = nil, path: String) throws(DecodeError) {
+    private static func checkDNGSupported(_ md: RawMetadata, layout: DNGRawDataLayout?, path: String) throws(DecodeError) {
         // JPEG XL and floating point: JXLDNGDecoder / FloatDNGDecoder (RawDecoder+JXLFloat).
         if let layout, isJXLOrFloat(layout) {
             if let reason = jxlOrFloatUnsupportedReason(layout) { throw .unsupported(path: path, reason: reason) }
@@ -259,7 +260,7 @@ public enum RawDecoder {
         if let layout, isJXLOrFloat(layout) {
             return try decodeJXLOrFloatDNG(path: path, metadata: metadata, layout: layout, options: options)
         }
-        try checkDNGSupported(metadata, path: path)
+        // (`checkDecodable` has run.)
         if let layout {
             let native: NativeDecoder? =
                 options.nativeUncompressed && UncompressedDNGDecoder.unsupportedReason(layout) == nil ? .uncompressed
