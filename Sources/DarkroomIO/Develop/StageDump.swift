@@ -116,22 +116,9 @@ public enum StageDump {
             try tiff.set(TIFFTAG_COMPRESSION, u16: UInt16(COMPRESSION_NONE))
         }
         try tiff.set(TIFFTAG_SOFTWARE, string: "Darkroom \(DarkroomVersion.string)")
-        var strip = 0, row = 0
-        while row < h {
-            let rows = min(rowsPerStrip, h - row)
-            let start = row * w * spp, count = rows * w * spp
-            let written = image.pixels.withUnsafeBufferPointer { b -> Int in
-                guard let base = b.baseAddress else { return -1 }
-                return Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + start), tmsize_t(count * 2)))
-            }
-            guard written >= 0 else {
-                throw .library(format: "TIFF", call: "TIFFWriteEncodedStrip(\(strip))", message: MemoryTIFF.lastError)
-            }
-            strip += 1; row += rows
-        }
-        try tiff.check(TIFFWriteDirectory(tiff.tif), "TIFFWriteDirectory")
-        try tiff.check(TIFFFlush(tiff.tif) == 1 ? 1 : 0, "TIFFFlush")
-        return tiff.writtenBytes()
+        return try image.pixels.withUnsafeBytes { b in
+            Result { () throws(EncodeError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
+        }.get()
     }
 
     /// Makes stage `stage` of `input` and writes it atomically to `output` as a 16-bit TIFF

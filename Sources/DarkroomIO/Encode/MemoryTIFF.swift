@@ -51,6 +51,27 @@ struct MemoryTIFF: ~Copyable {
         return Array(UnsafeBufferPointer(start: p, count: size))
     }
 
+    /// Writes `samples` (`height` rows of `rowBytes` bytes) as strips of `rowsPerStrip` rows,
+    /// then the directory, and returns the file's bytes.
+    func finish(strips samples: UnsafeRawBufferPointer, rowBytes: Int, height: Int, rowsPerStrip: Int) throws(EncodeError) -> [UInt8] {
+        guard let base = samples.baseAddress, samples.count >= rowBytes * height else {
+            throw .invalidImage(format: "TIFF", reason: "\(samples.count) bytes for \(height) rows of \(rowBytes)")
+        }
+        var strip = 0, row = 0
+        while row < height {
+            let rows = min(rowsPerStrip, height - row)
+            let written = TIFFWriteEncodedStrip(tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + row * rowBytes),
+                                                tmsize_t(rows * rowBytes))
+            guard written >= 0 else {
+                throw .library(format: "TIFF", call: "TIFFWriteEncodedStrip(\(strip))", message: MemoryTIFF.lastError)
+            }
+            strip += 1; row += rows
+        }
+        try check(TIFFWriteDirectory(tif), "TIFFWriteDirectory")
+        try check(TIFFFlush(tif) == 1 ? 1 : 0, "TIFFFlush")
+        return writtenBytes()
+    }
+
     func check(_ ok: Int32, _ call: String) throws(EncodeError) {
         if ok != 1 { throw .library(format: "TIFF", call: call, message: MemoryTIFF.lastError) }
     }

@@ -54,25 +54,9 @@ public enum TIFFWriter {
         try tiff.set(TIFFTAG_COPYRIGHT, string: image.exif.copyright)
         try tiff.set(TIFFTAG_ICCPROFILE, bytes: image.iccProfile)
 
-        var strip = 0
-        var row = 0
-        while row < h {
-            let rows = min(rowsPerStrip, h - row)
-            let start = row * w * 3, count = rows * w * 3
-            let written: Int = bits == 8
-                ? image.pixels8.withUnsafeBufferPointer { b in
-                    guard let base = b.baseAddress else { return -1 }
-                    return Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + start), tmsize_t(count))) }
-                : image.pixels16.withUnsafeBufferPointer { b in
-                    guard let base = b.baseAddress else { return -1 }
-                    return Int(TIFFWriteEncodedStrip(tiff.tif, UInt32(strip), UnsafeMutableRawPointer(mutating: base + start), tmsize_t(count * 2))) }
-            guard written >= 0 else {
-                throw .library(format: "TIFF", call: "TIFFWriteEncodedStrip(\(strip))", message: MemoryTIFF.lastError)
-            }
-            strip += 1; row += rows
+        func strips(_ b: UnsafeRawBufferPointer) -> Result<[UInt8], EncodeError> {
+            Result { () throws(EncodeError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
         }
-        try tiff.check(TIFFWriteDirectory(tiff.tif), "TIFFWriteDirectory")
-        try tiff.check(TIFFFlush(tiff.tif) == 1 ? 1 : 0, "TIFFFlush")
-        return tiff.writtenBytes()
+        return try (bits == 8 ? image.pixels8.withUnsafeBytes(strips) : image.pixels16.withUnsafeBytes(strips)).get()
     }
 }
