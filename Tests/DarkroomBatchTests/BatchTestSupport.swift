@@ -15,20 +15,8 @@ enum BatchTestSupport {
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
-    /// The built `darkroom` executable in the build products directory holding this test bundle.
-    static var binary: String? {
-        var candidates: [URL] = []
-        let arg0 = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        candidates.append(arg0.deletingLastPathComponent())
-        candidates.append(arg0.deletingLastPathComponent().deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent())
-        candidates.append(Bundle.main.bundleURL)
-        for dir in candidates {
-            let p = dir.appendingPathComponent("darkroom").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
+    /// The built `darkroom` beside the test bundle (`TestSupport.binary`).
+    static var binary: String? { TestSupport.binary }
 
     static func tempDirectory(_ tag: String = #function) -> String {
         let safe = tag.filter { $0.isLetter || $0.isNumber }

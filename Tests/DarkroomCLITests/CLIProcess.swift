@@ -1,3 +1,4 @@
+import DarkroomTestSupport
 import Foundation
 
 /// Runs the built `darkroom` binary (found beside the test bundle, as the batch tests find it)
@@ -17,16 +18,8 @@ enum CLIProcess {
         var description: String { "darkroom binary not found next to the test bundle; build it first" }
     }
 
-    static var binary: String? {
-        let arg0 = URL(fileURLWithPath: ProcessInfo.processInfo.arguments[0])
-        let candidates = [arg0.deletingLastPathComponent(), arg0.deletingLastPathComponent().deletingLastPathComponent(),
-                          Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL]
-        for dir in candidates {
-            let p = dir.appendingPathComponent("darkroom").path
-            if FileManager.default.isExecutableFile(atPath: p) { return p }
-        }
-        return nil
-    }
+    /// The built `darkroom` beside the test bundle (`TestSupport.binary`).
+    static var binary: String? { TestSupport.binary }
 
     static func run(_ args: [String], timeout: Double = 60) throws -> Result {
         guard let bin = binary else { throw Missing() }
