@@ -27,6 +27,10 @@ public struct BatchConfiguration: Sendable {
     public var reportPath: String?
     /// The `darkroom` executable run as worker process (`darkroom __batch-worker`).
     public var workerExecutable = "/proc/self/exe"
+    /// A run whose only input is one regular file develops it in this process (on a thread, through
+    /// the same worker loop), saving the start of a worker process; time and memory limits still
+    /// end the file, but a crash ends the run. False: always a worker process.
+    public var singleFileInProcess = true
     public init(inputs: [String], outputDirectory: String) { self.inputs = inputs; self.outputDirectory = outputDirectory }
 }
 
@@ -90,7 +94,10 @@ public final class BatchRunner: @unchecked Sendable {
         guard c.timeoutSeconds >= 0, c.timeoutSeconds.isFinite else { throw .usage("--timeout must be ≥ 0 seconds") }
         let registry = WorkerRegistry()
         Interrupt.shared.onAbort { registry.killAll() }
-        let slots = (0..<min(c.jobs, Self.maximumWorkers)).map { _ in WorkerSlot(executable: c.workerExecutable, registry: registry) }
+        let inProcess = c.singleFileInProcess && !c.recursive && c.inputs.count == 1 && Self.isRegularFile(c.inputs[0])
+        let slots = (0..<(inProcess ? 1 : min(c.jobs, Self.maximumWorkers))).map { _ in
+            WorkerSlot(executable: c.workerExecutable, registry: registry, inProcess: inProcess)
+        }
         slots[0].prestart()    // its start-up overlaps the planning below
         defer { for s in slots { s.finish() } }
         let dir: AtomicWriter.Directory
@@ -171,6 +178,12 @@ public final class BatchRunner: @unchecked Sendable {
         t.interrupted = Interrupt.shared.requested
         report.totals = t
         return report
+    }
+
+    /// True when `path` names a regular file (following a symbolic link).
+    static func isRegularFile(_ path: String) -> Bool {
+        var s = stat()
+        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Refuses a report path that would replace the manifest, its lock or an input (usage error);
@@ -294,10 +307,13 @@ public final class BatchRunner: @unchecked Sendable {
             return .lost(.crashed, "\(input): \(why)", remember: inputFault)
         case .timedOut:
             slot.discard()
-            return .lost(.timeout, "\(input): no result after \(Self.seconds(timeout)) s (--timeout); worker process killed", remember: true)
+            let ended = worker.inProcess ? "develop abandoned" : "worker process killed"
+            return .lost(.timeout, "\(input): no result after \(Self.seconds(timeout)) s (--timeout); \(ended)", remember: true)
         case .overMemory(let mb):
             slot.discard()
-            return .lost(.memory, "\(input): the worker process used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; killed", remember: true)
+            let who = worker.inProcess ? "the process" : "the worker process"
+            let ended = worker.inProcess ? "develop abandoned" : "killed"
+            return .lost(.memory, "\(input): \(who) used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; \(ended)", remember: true)
         case .interrupted:
             slot.discard()
             return .interrupted
@@ -495,14 +511,18 @@ public final class BatchRunner: @unchecked Sendable {
     }
 }
 
-/// One `--jobs` slot's worker process, started on first use and replaced after it is lost.
+/// One `--jobs` slot's worker process (or in-process worker), started on first use and replaced
+/// after it is lost.
 final class WorkerSlot: @unchecked Sendable {
     private let executable: String
     private let registry: WorkerRegistry
+    private let inProcess: Bool
     private var current: WorkerProcess?
     private let lock = NSLock()
 
-    init(executable: String, registry: WorkerRegistry) { self.executable = executable; self.registry = registry }
+    init(executable: String, registry: WorkerRegistry, inProcess: Bool = false) {
+        self.executable = executable; self.registry = registry; self.inProcess = inProcess
+    }
 
     /// Starts the worker now (its start-up then overlaps other work).
     func prestart() { _ = worker() }
@@ -510,6 +530,11 @@ final class WorkerSlot: @unchecked Sendable {
     func worker() -> Result<WorkerProcess, BatchError> {
         lock.lock(); defer { lock.unlock() }
         if let current { return .success(current) }
+        if inProcess {
+            let r = WorkerProcess.startInProcess()
+            if case .success(let w) = r { current = w }
+            return r
+        }
         switch registry.spawn(executable: executable) {
         case .success(let w): current = w; return .success(w)
         case .failure(let e): return .failure(e)

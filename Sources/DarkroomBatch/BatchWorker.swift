@@ -31,27 +31,36 @@ public enum BatchWorker {
         signal(SIGTERM, SIG_IGN)
         signal(SIGPIPE, SIG_IGN)
         watchParent()
+        return serve(jobs: 0, replies: replyDescriptor, inProcess: false)
+    }
+
+    /// The worker loop: reads jobs from `jobs`, answers on `replies`, until `jobs` ends. In a
+    /// worker process (`inProcess` false) every write of the process is confined to the first
+    /// job's output directory (`AtomicWriter.confine`); in process (a single-file develop, see
+    /// `BatchRunner`) only this loop's writes are, through the directory handed to
+    /// `FileDeveloper`, since the supervisor in the same process also writes the report.
+    static func serve(jobs: Int32, replies: Int32, inProcess: Bool) -> Int32 {
         let faults = Fault.parse(ProcessInfo.processInfo.environment["DARKROOM_TEST_FAULT"] ?? "")
-        let reader = LineReader(fd: 0)
+        let reader = LineReader(fd: jobs)
         var directories: [String: AtomicWriter.Directory] = [:]
         while let line = reader.readLine() {
             guard let job = try? JSONDecoder().decode(WorkerJob.self, from: Data(line)) else { return 3 }
             let dir: AtomicWriter.Directory
             if let d = directories[job.outputDirectory] { dir = d } else {
                 do { dir = try AtomicWriter.Directory(path: job.outputDirectory, create: false) } catch {
-                    guard reply(failure(job, error.description, .write)) else { return 0 }
+                    guard reply(failure(job, error.description, .write), to: replies) else { return 0 }
                     continue
                 }
                 directories[job.outputDirectory] = dir
-                AtomicWriter.confine(to: dir)
+                if !inProcess { AtomicWriter.confine(to: dir) }
             }
             dir.protect(names: Set(job.reservedNames))
             dir.setProtected(identities: job.inputIdentity.map { [$0] } ?? [])
-            let answer = run(job, directory: dir, reader: reader, faults: faults)
-            guard let answer, reply(answer) else { return 0 }
+            let answer = run(job, directory: dir, reader: reader, replies: replies, faults: faults)
+            guard let answer, reply(answer, to: replies) else { return 0 }
             // Freed heap kept by malloc counts as resident: hand it back when it is large enough to
             // matter against the next file's limit (trimming after every file costs page faults).
-            if residentBytes() > BatchRunner.workerBaseMemory / 2 { _ = releaseFreeMemory(0) }
+            if !inProcess && residentBytes() > BatchRunner.workerBaseMemory / 2 { _ = releaseFreeMemory(0) }
         }
         return 0
     }
@@ -80,9 +89,9 @@ public enum BatchWorker {
         return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
     }
 
-    static func reply(_ r: WorkerReply) -> Bool {
+    static func reply(_ r: WorkerReply, to fd: Int32) -> Bool {
         guard let bytes = WorkerWire.encode(r) else { return false }
-        return WorkerWire.send(bytes, to: replyDescriptor)
+        return WorkerWire.send(bytes, to: fd)
     }
 
     static func failure(_ job: WorkerJob, _ message: String, _ category: FailureCategory) -> WorkerReply {
@@ -92,7 +101,8 @@ public enum BatchWorker {
     }
 
     /// One job; nil when the supervisor went away mid-job.
-    static func run(_ job: WorkerJob, directory: AtomicWriter.Directory, reader: LineReader, faults: [Fault]) -> WorkerReply? {
+    static func run(_ job: WorkerJob, directory: AtomicWriter.Directory, reader: LineReader, replies: Int32,
+                    faults: [Fault]) -> WorkerReply? {
         var job = job
         // A symlinked input is decoded through its target (decoders size files with lstat).
         var l = PosixStat()
@@ -123,7 +133,7 @@ public enum BatchWorker {
             size.status = .developed
             return size
         }
-        guard reply(size), let goLine = reader.readLine() else { return nil }
+        guard reply(size, to: replies), let goLine = reader.readLine() else { return nil }
         guard let go = try? JSONDecoder().decode(WorkerGo.self, from: Data(goLine)), go.go else {
             var r = WorkerReply(kind: .result); r.status = .notRun
             return r
@@ -134,7 +144,7 @@ public enum BatchWorker {
         var r = WorkerReply(kind: .result)
         do throws(DevelopFailure) {
             let results = try FileDeveloper.develop(input: job.input, outputs: outputs, recipe: job.recipe,
-                                                    export: job.export.options, decode: decode)
+                                                    export: job.export.options, decode: decode, directory: directory)
             r.status = .developed
             if let first = results.first {
                 r.outputWidth = first.width; r.outputHeight = first.height; r.warnings = first.warnings

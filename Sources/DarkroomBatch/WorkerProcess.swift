@@ -9,6 +9,12 @@ import Foundation
 /// every 0.1 s) passes the memory limit (`overMemory`), or when an interrupt's grace period has
 /// passed (`interrupted`); it notices when the worker dies on its own (`died`, with its wait
 /// status).
+///
+/// An in-process worker (`startInProcess`, for a single-file develop) runs the same loop on a
+/// thread of this process over the same two pipes, so the supervisor's code is the same; what
+/// isolation cannot give there: a crash ends the whole process, and a worker that passes its time
+/// or memory limit is abandoned (its file fails, the run ends, the process exits) rather than
+/// killed.
 final class WorkerProcess {
     private static let spawnLock = NSLock()
     let pid: pid_t
@@ -16,6 +22,8 @@ final class WorkerProcess {
     private let reader: LineReader
     private var reaped = false
     private(set) var waitStatus: Int32 = 0
+    /// Signalled when an in-process worker's thread ends; nil for a worker process.
+    private let threadEnded: DispatchSemaphore?
 
     enum Outcome {
         case line([UInt8])
@@ -67,8 +75,32 @@ final class WorkerProcess {
         return .success(WorkerProcess(pid: pid, toWorker: jobs[1], fromWorker: replies[0]))
     }
 
-    private init(pid: pid_t, toWorker: Int32, fromWorker: Int32) {
-        self.pid = pid; self.toWorker = toWorker; self.reader = LineReader(fd: fromWorker)
+    /// Starts the worker loop on a thread of this process (see the type's description).
+    static func startInProcess() -> Result<WorkerProcess, BatchError> {
+        spawnLock.lock(); defer { spawnLock.unlock() }
+        var jobs: [Int32] = [0, 0], replies: [Int32] = [0, 0]
+        guard pipe(&jobs) == 0 else { return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))")) }
+        guard pipe(&replies) == 0 else {
+            close(jobs[0]); close(jobs[1])
+            return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))"))
+        }
+        for fd in jobs + replies { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let ended = DispatchSemaphore(value: 0)
+        let (jobsIn, repliesOut) = (jobs[0], replies[1])
+        let t = Thread {
+            _ = BatchWorker.serve(jobs: jobsIn, replies: repliesOut, inProcess: true)
+            close(jobsIn); close(repliesOut)
+            ended.signal()
+        }
+        t.stackSize = 8 << 20    // as the main thread of a worker process
+        t.start()
+        return .success(WorkerProcess(pid: getpid(), toWorker: jobs[1], fromWorker: replies[0], threadEnded: ended))
+    }
+
+    var inProcess: Bool { threadEnded != nil }
+
+    private init(pid: pid_t, toWorker: Int32, fromWorker: Int32, threadEnded: DispatchSemaphore? = nil) {
+        self.pid = pid; self.toWorker = toWorker; self.reader = LineReader(fd: fromWorker); self.threadEnded = threadEnded
     }
 
     private var inputClosed = false
@@ -76,7 +108,10 @@ final class WorkerProcess {
     deinit {
         if !inputClosed { close(toWorker) }
         close(reader.fd)
-        if !reaped { kill(pid, SIGKILL); _ = reap() }
+        if !reaped {
+            if !inProcess { kill(pid, SIGKILL) }
+            _ = reap()
+        }
     }
 
     /// Sends one message; false when the worker is gone.
@@ -120,9 +155,15 @@ final class WorkerProcess {
         return fields.count > 1 ? Int64(fields[1]) : nil
     }
 
-    /// SIGKILL and reap.
+    /// SIGKILL and reap; an in-process worker is abandoned (its input closed, its thread left to
+    /// end with the process).
     func terminate() {
         guard !reaped else { return }
+        if inProcess {
+            if !inputClosed { close(toWorker); inputClosed = true }
+            reaped = true
+            return
+        }
         kill(pid, SIGKILL)
         _ = reap()
     }
@@ -136,6 +177,12 @@ final class WorkerProcess {
 
     private func reap() -> Int32 {
         guard !reaped else { return waitStatus }
+        if let threadEnded {
+            // An idle in-process worker ends as soon as its input is closed.
+            _ = threadEnded.wait(timeout: .now() + 5)
+            reaped = true
+            return 0
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
         reaped = true
@@ -145,6 +192,10 @@ final class WorkerProcess {
 
     /// "worker process killed by SIGSEGV (signal 11)" or "worker process exited … status N".
     private func died() -> Outcome {
+        if inProcess {
+            _ = reap()
+            return .died("in-process worker ended unexpectedly", inputFault: false)
+        }
         let s = reap()
         let sig = s & 0x7F
         if sig != 0 && sig != 0x7F {

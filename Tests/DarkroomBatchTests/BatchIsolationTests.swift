@@ -301,14 +301,14 @@ struct BatchIsolationTests {
         let charts = try S.writeCharts(in: input, count: 8)
         guard let bin = S.binary else { throw S.TestFailure("darkroom binary not found") }
         var generator = SystemRandomNumberGenerator()
-        for trial in 0..<8 {
+        for trial in 0..<20 {
             let p = Process()
             p.executableURL = URL(fileURLWithPath: bin)
             p.arguments = ["develop", input, "-o", out, "--jobs", "2", "--format", "jpeg,tiff", "--quiet", trial % 2 == 0 ? "--overwrite" : "--jobs=2"]
             p.standardOutput = FileHandle.nullDevice
             p.standardError = FileHandle.nullDevice
             try p.run()
-            usleep(UInt32.random(in: 50_000...1_500_000, using: &generator))
+            usleep(UInt32.random(in: 30_000...1_500_000, using: &generator))
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             Self.waitForWorkers(of: p.processIdentifier)
@@ -390,13 +390,35 @@ struct BatchIsolationTests {
         for c in charts { #expect(Self.decodable(out + "/" + ((c as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg")) }
     }
 
+    /// A single-file develop runs in process (no worker process is started), yet a file that
+    /// hangs still ends at --timeout: the report names the timeout, exit 1, no temporary file
+    /// left, and the rerun (without the fault) develops it.
+    @Test func singleFileInProcessStillEndsAtItsTimeout() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let charts = try S.writeCharts(in: dir + "/in", count: 1)
+        let name = (charts[0] as NSString).lastPathComponent
+        let started = Date()
+        let r = try S.run(["develop", charts[0], "-o", dir + "/out", "--timeout", "2", "--report", dir + "/r.json", "--quiet"],
+                          environment: ["DARKROOM_TEST_FAULT": "hang:\(name)"], limit: 60)
+        #expect(Date().timeIntervalSince(started) < 30)
+        #expect(r.status == 1, "\(r.stderr)")
+        let rep = try S.report(dir + "/r.json")
+        #expect(Self.entry(rep, name)?["category"] as? String == "timeout")
+        #expect((Self.entry(rep, name)?["error"] as? String ?? "").contains("develop abandoned"), "in process, not a worker")
+        #expect(!S.tree(dir + "/out").contains { $0.contains(".tmp-") || $0.hasSuffix(".jpg") })
+        let again = try S.run(["develop", charts[0], "-o", dir + "/out", "--retry-failed", "--quiet"])
+        #expect(again.status == 0, "\(again.stderr)")
+    }
+
     /// A develop in a worker process writes the same bytes as `FileDeveloper` in this process for
-    /// a non-default recipe (the recipe survives the trip over the pipe).
+    /// a non-default recipe (the recipe survives the trip over the pipe; a folder as input, so a
+    /// worker process develops it).
     @Test func workerOutputEqualsInProcessDevelop() throws {
         let dir = S.tempDirectory()
         defer { S.cleanup(dir) }
         let charts = try S.writeCharts(in: dir + "/in", count: 1)
-        let r = try S.run(["develop", charts[0], "-o", dir + "/out", "--exposure", "0.7", "--color-space", "p3", "--tone", "linear",
+        let r = try S.run(["develop", dir + "/in", "-o", dir + "/out", "--exposure", "0.7", "--color-space", "p3", "--tone", "linear",
                            "--format", "jpeg,tiff", "--bit-depth", "16", "--quality", "83", "--quiet"])
         #expect(r.status == 0, "\(r.stderr)")
         var recipe = DevelopRecipe()

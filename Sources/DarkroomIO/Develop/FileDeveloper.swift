@@ -108,9 +108,13 @@ public enum FileDeveloper {
     /// `(format, path)` pair (`export.format` is ignored). The render is 16-bit when
     /// `recipe.bitsPerSample` is 16 and some output is HEIF or TIFF; a JPEG made from a 16-bit
     /// render is reduced to 8 bits by rounding (x · 255 / 65535). Outputs already written stay
-    /// written when a later one fails. Results are in the order of `outputs`.
+    /// written when a later one fails. Results are in the order of `outputs`. With `directory`,
+    /// every output must lie below it and is written through its descriptor
+    /// (`AtomicWriter.write(_:in:relativePath:overwrite:)`: no symbolic link followed, protected
+    /// names and files refused).
     public static func develop(input: String, outputs: [(format: OutputFormat, path: String)], recipe: DevelopRecipe,
-                               export: ExportOptions, decode: DecodeOptions = .init()) throws(DevelopFailure) -> [DevelopResult] {
+                               export: ExportOptions, decode: DecodeOptions = .init(),
+                               directory: AtomicWriter.Directory? = nil) throws(DevelopFailure) -> [DevelopResult] {
         if !export.overwrite, let existing = outputs.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
             throw .write(.exists(path: existing.path))
         }
@@ -146,7 +150,16 @@ public enum FileDeveloper {
         for (format, output) in outputs {
             let e0 = DispatchTime.now().uptimeNanoseconds
             let bytes = try encode(image, format: format, export: export, input: input)
-            do { try AtomicWriter.write(bytes, to: output, overwrite: export.overwrite) } catch { throw .write(error) }
+            do throws(AtomicWriter.Failure) {
+                if let directory {
+                    guard let rel = directory.relative(output) else {
+                        throw .refused(path: output, reason: "outside the output directory \(directory.path)")
+                    }
+                    try AtomicWriter.write(bytes, in: directory, relativePath: rel, overwrite: export.overwrite)
+                } else {
+                    try AtomicWriter.write(bytes, to: output, overwrite: export.overwrite)
+                }
+            } catch { throw .write(error) }
             let e1 = DispatchTime.now().uptimeNanoseconds
             results.append(DevelopResult(input: input, output: output, format: format.rawValue,
                                          colorSpace: recipe.colorSpace.rawValue, width: image.width, height: image.height,
