@@ -141,6 +141,13 @@ struct ReferenceLookTests {
                 if case .image(let d) = try Self.render(c.dng, space: space, tone: .reference, demosaic: .default) {
                     row += " | \(fmt(Self.deltaE(d, sdk, space: space)))"
                 }
+                if ProcessInfo.processInfo.environment["REFERENCE_LOOK_DEMOSAICS"] == "1" {
+                    for a in DemosaicAlgorithm.allCases where a != .bilinear && a != .default {
+                        if case .image(let d) = try Self.render(c.dng, space: space, tone: .reference, demosaic: a) {
+                            row += " | \(a.rawValue) \(fmt(Self.deltaE(d, sdk, space: space)))"
+                        }
+                    }
+                }
                 if baseline, case .image(let std) = try Self.render(c.dng, space: space, tone: .standard, demosaic: .default) {
                     row += " | \(fmt(Self.deltaE(std, sdk, space: space)))"
                 }

@@ -252,6 +252,10 @@ def run_one(binary, args):
     peak = usage.ru_maxrss / 1024.0
     if os.WIFSIGNALED(status):
         return "CRASH signal %s" % signal.Signals(os.WTERMSIG(status)).name, text, peak
+    # A batch worker process that died on a fault signal is a crash too, though the run survives it.
+    for l in text.splitlines():
+        if "worker process killed by SIG" in l and "SIGKILL" not in l:
+            return "CRASH in a worker: %s" % l.strip()[:200], text, peak
     rc = os.WEXITSTATUS(status)
     if rc >= 128 and rc != 130:
         return "exit %d (signal-like)" % rc, text, peak
