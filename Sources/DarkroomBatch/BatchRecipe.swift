@@ -112,7 +112,7 @@ public struct BatchRecipe: Sendable, Equatable {
         let resolved = try? resolution()
         let defaults = ResolvedRecipe()
         var canonical: [String: RecipeValue] = [:]
-        for e in RecipeSchema.entries where e.scope.inRecipeFile && e.effect.inHash {
+        for e in RecipeSchema.entries where e.scope.inRecipeFile && e.effect.inHash && e.hashing != .never {
             guard let resolved, e.hashing != .asGiven else {
                 if let v = values[e.key] { canonical[e.key] = v }
                 continue

@@ -18,6 +18,7 @@ struct RecipeOptions: SchemaFlagGroup {
     @Option(schema: "gamut") var gamut: String?
     @Option(schema: "exposure") var exposure: String?
     @Flag(schema: "baseline-exposure") var baselineExposure: Bool?
+    @Option(schema: "look") var look: String?
     @Option(schema: "tone") var tone: String?
     @Option(schema: "tone-shoulder") var toneShoulder: String?
     @Option(schema: "bit-depth") var bitDepth: String?

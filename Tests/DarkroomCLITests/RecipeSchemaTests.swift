@@ -14,7 +14,7 @@ struct RecipeSchemaTests {
     static let sample: [String: RecipeRawValue] = [
         "color-space": .text("p3"), "demosaic": .text("bilinear"), "wb": .text("5000,+5"), "wb-rect": .text("1,2,3,4"),
         "wb-gains": .text("2,1,1.5"), "profile": .text("x.dcp"), "profile-name": .text("Neutral"), "profile-look": .flag(false),
-        "gamut": .text("clip"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "tone": .text("linear"), "tone-shoulder": .text("4"),
+        "gamut": .text("clip"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
         "bit-depth": .text("16"), "dither": .flag(false), "crop": .flag(false), "orientation": .flag(false),
         "opcodes": .text("list1,list3"), "thumbnail-size": .text("0"), "tile-size": .text("64"), "threads": .text("3"),
         "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("420"), "strip-metadata": .flag(true),
@@ -129,8 +129,9 @@ struct RecipeSchemaTests {
     }
 
     /// Recipe hashes recorded in manifests by the version before the schema (from its reports'
-    /// `recipeHash` for `develop` with these flags) are reproduced exactly, so existing
-    /// outputs stay up to date.
+    /// `recipeHash` for `develop` with these flags) are reproduced exactly with `--look darkroom`
+    /// (that version's only look), so existing outputs stay up to date for users who keep it; the
+    /// reference look, the default since, hashes differently (its pixels differ).
     @Test(arguments: [
         ([], "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660"),
         (["--chroma", "420"], "a8345d35ce7e4ee98670301d2fe367072d4bff6809839024895d042cf922ecac"),
@@ -144,10 +145,14 @@ struct RecipeSchemaTests {
          "32f74abb59865ce7b6e2eb8ecda1d9c4532a85faeafba3b56e9c5ef62a7a1ca7"),
     ])
     func hashesMatchEarlierManifests(flags: [String], expected: String) throws {
+        let flags = flags + ["--look", "darkroom"]
         let c = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags)
         let layer = try c.layer()
         let resolved = try layer.resolution()
         #expect(layer.hash(decode: resolved.decode) == expected)
+        // The default look hashes differently.
+        let byDefault = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags.dropLast(2)).layer()
+        if !flags.contains("linear") { #expect(byDefault.hash(decode: resolved.decode) != expected) }
         // `recipe --print` shows the same hash develop records.
         let r = try CLIProcess.run(["recipe"] + flags)
         #expect(r.stdout.hasPrefix("# darkroom \(DarkroomVersion.string) recipe (recipe hash \(expected.prefix(16)))"), "\(r.stdout.prefix(80))")
@@ -199,16 +204,17 @@ struct RecipeSchemaTests {
     /// has a flag, a recipe-file key, help, limits and a place in the hash that leaves every
     /// earlier recipe's hash unchanged.
     @Test func toneShoulderAddedByOneEntry() throws {
-        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--tone-shoulder", "4"])
+        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--look", "darkroom", "--tone-shoulder", "4"])
         let fromFlag = try c.layer()
         let recipe = try fromFlag.resolution().develop
         #expect(recipe.toneShoulder == 4)
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
-        try "tone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
+        try "look: darkroom\ntone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
         #expect(try BatchRecipe.load(path: dir + "/r.yaml") == fromFlag)
         // The hash: unchanged when the option is absent or at its default, changed otherwise.
         var atDefault = BatchRecipe()
+        try atDefault.set("look", .text("darkroom"))
         try atDefault.set("tone-shoulder", .text("2"))
         #expect(atDefault.hash(decode: DecodeOptions()) == "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660")
         #expect(fromFlag.hash(decode: DecodeOptions()) != atDefault.hash(decode: DecodeOptions()))
@@ -218,7 +224,9 @@ struct RecipeSchemaTests {
         #expect(plan.tone.shoulder == 4)
         #expect(abs(plan.tone.apply(0.18) - Float(5 * 0.18 / 4.18)) < 1e-6)
         #expect(plan.explanation.contains { $0.contains("y = (1+b)x/(x+b), b = 4.0") })
-        let standard = try PlanBuilder.plan(for: raw, recipe: DevelopRecipe(), path: "chart.dng")
+        var darkroom = DevelopRecipe()
+        darkroom.tone = .standard
+        let standard = try PlanBuilder.plan(for: raw, recipe: darkroom, path: "chart.dng")
         #expect(abs(standard.tone.apply(0.18) - Float(3 * 0.18 / 2.18)) < 1e-6)
         // Limits and help come from the entry.
         let bad = try CLIProcess.run(["recipe", "--tone-shoulder", "0"])
@@ -226,7 +234,7 @@ struct RecipeSchemaTests {
         let help = try CLIProcess.run(["develop", "--help"])
         #expect(help.stdout.contains("--tone-shoulder <b>"))
         let sample = TestSupport.packageRoot.appendingPathComponent("Samples/chart-rggb-12bit-D65.dng").path
-        let explain = try CLIProcess.run(["explain", sample, "--tone-shoulder", "0.5"])
+        let explain = try CLIProcess.run(["explain", sample, "--look", "darkroom", "--tone-shoulder", "0.5"])
         #expect(explain.status == 0 && explain.stdout.contains("b = 0.5"), "\(explain.stdout)")
     }
 }

@@ -352,6 +352,10 @@ struct AppleContainerTests {
         var recipe = DevelopRecipe()
         recipe.colorSpace = .p3
         recipe.applyDefaultCrop = false
+        // The darkroom look: its gentle curve keeps every ColorChecker colour inside sRGB and
+        // below clipping (the reference look's contrast and RGB tone push the cyan patch out of
+        // sRGB and the white patch to 1, which the planes then rightly mark).
+        recipe.tone = .standard
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         var img = Developer.render(raw, plan: plan)
         img.iccProfile = try ICCProfileFactory.profile(for: .p3)

@@ -65,6 +65,8 @@ public enum RecipeSchema {
         case asGiven
         /// The resolved value, omitted when it equals the default.
         case unlessDefault
+        /// Never: another entry's resolved value already holds its effect (`look` is in `tone`'s).
+        case never
     }
 
     /// The flag form an entry takes.

@@ -21,9 +21,11 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     public var exposureStops: Double = 0
     /// Whether BaselineExposure (+ the profile's BaselineExposureOffset) is applied. Default true.
     public var applyBaselineExposure: Bool = true
-    /// Tone curve (`--tone`): `.standard` (documented in `ToneCurve`), `.linear` (colorimetric: none) or
-    /// `.reference` (the DNG SDK renderer's look, `ReferenceLook`).
-    public var tone: ToneCurve.Mode = .standard
+    /// Look and tone curve (`--look`, `--tone`): `.reference` (the DNG SDK renderer's look,
+    /// `ReferenceLook`; `--look reference`), `.standard` (Darkroom's curve, documented in
+    /// `ToneCurve`; `--look darkroom`) or `.linear` (colorimetric: no curve, no look). Default
+    /// `.reference`: the picture Adobe software shows for a DNG.
+    public var tone: ToneCurve.Mode = .reference
     /// Shoulder b of the standard tone curve y = (1 + b)·x / (x + b) (`--tone-shoulder`; see
     /// `ToneCurve`): smaller values compress highlights harder and lift shadows more, larger
     /// ones approach the linear render. Not used by `.linear` or a profile's ProfileToneCurve.
