@@ -22,14 +22,15 @@ package struct ExifReader {
     ]
 
     private let b: [UInt8]
-    private let little: Bool
+    /// Reads `b` (bounds-checked, in the block's byte order).
+    private let reader: TIFFByteReader
 
     package init(tiff: [UInt8]) throws(EncodeError) {
         b = tiff
         guard tiff.count >= 8 else { throw .unreadable(format: "EXIF", reason: "TIFF header truncated (\(tiff.count) bytes)") }
         switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): little = true
-        case (0x4D, 0x4D): little = false
+        case (0x49, 0x49): reader = TIFFByteReader(bytes: tiff, bigEndian: false)
+        case (0x4D, 0x4D): reader = TIFFByteReader(bytes: tiff, bigEndian: true)
         default: throw .unreadable(format: "EXIF", reason: "no TIFF byte-order mark")
         }
         guard u16(2) == 42 else { throw .unreadable(format: "EXIF", reason: "TIFF magic is not 42") }
@@ -93,14 +94,7 @@ package struct ExifReader {
         }
     }
 
-    private func u16(_ at: Int) -> UInt16? {
-        guard at >= 0, at + 2 <= b.count else { return nil }
-        return little ? UInt16(b[at]) | UInt16(b[at + 1]) << 8 : UInt16(b[at]) << 8 | UInt16(b[at + 1])
-    }
-
-    private func u32(_ at: Int) -> UInt32? {
-        guard at >= 0, at + 4 <= b.count else { return nil }
-        let v = (0..<4).reduce(UInt32(0)) { $0 << 8 | UInt32(b[at + (little ? 3 - $1 : $1)]) }
-        return v
-    }
+    /// nil past the end.
+    private func u16(_ at: Int) -> UInt16? { try? reader.u16(at) }
+    private func u32(_ at: Int) -> UInt32? { try? reader.u32(at) }
 }

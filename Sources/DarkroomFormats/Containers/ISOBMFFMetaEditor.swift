@@ -241,10 +241,9 @@ package struct ISOBMFFMetaEditor {
     }
 
     private static func readN(_ p: [UInt8], _ at: Int, _ n: Int) throws(EncodeError) -> UInt64 {
-        guard at >= 0, at + n <= p.count else { throw .container(format: "HEIF", reason: "iloc truncated") }
-        var v: UInt64 = 0
-        for i in 0..<n { v = v << 8 | UInt64(p[at + i]) }
-        return v
+        do { return try TIFFByteReader(bytes: p, bigEndian: true).uint(at, size: n) } catch {
+            throw .container(format: "HEIF", reason: "iloc truncated")
+        }
     }
 
     private static func writeN(_ p: inout [UInt8], _ at: Int, _ n: Int, _ old: UInt64, _ delta: Int) throws(EncodeError) {
@@ -270,14 +269,17 @@ package struct ISOBMFFMetaEditor {
         return out
     }
 
+    /// Big-endian fields (ISOBMFF), through the one bounds-checked reader.
     private static func u16(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt16 {
-        guard at >= 0, at + 2 <= b.count else { throw .container(format: "HEIF", reason: "truncated box") }
-        return UInt16(b[at]) << 8 | UInt16(b[at + 1])
+        do { return try TIFFByteReader(bytes: b, bigEndian: true).u16(at) } catch {
+            throw .container(format: "HEIF", reason: "truncated box")
+        }
     }
 
     private static func u32(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt32 {
-        guard at >= 0, at + 4 <= b.count else { throw .container(format: "HEIF", reason: "truncated box") }
-        return UInt32(b[at]) << 24 | UInt32(b[at + 1]) << 16 | UInt32(b[at + 2]) << 8 | UInt32(b[at + 3])
+        do { return try TIFFByteReader(bytes: b, bigEndian: true).u32(at) } catch {
+            throw .container(format: "HEIF", reason: "truncated box")
+        }
     }
 
     private static func fourCC(_ b: [UInt8], _ at: Int) -> String {

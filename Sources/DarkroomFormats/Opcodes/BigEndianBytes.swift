@@ -1,14 +1,16 @@
 import DarkroomCore
-/// Bounds-checked big-endian reading of an opcode's parameter bytes (opcode lists are always
-/// big-endian, whatever the TIFF byte order). Every read checks the remaining length first.
+/// Sequential big-endian reading of an opcode's parameter bytes (opcode lists are always
+/// big-endian, whatever the TIFF byte order): a cursor over the one bounds-checked
+/// `TIFFByteReader`, limited to `end`. Every read checks the remaining length first.
 package struct BigEndianReader {
-    package let bytes: [UInt8]
+    private let reader: TIFFByteReader
     private(set) var offset: Int
     package let end: Int
     package let opcode: String
 
     package init(_ bytes: [UInt8], from offset: Int, to end: Int, opcode: String) {
-        self.bytes = bytes; self.offset = offset; self.end = end; self.opcode = opcode
+        self.reader = TIFFByteReader(bytes: bytes, bigEndian: true)
+        self.offset = offset; self.end = min(end, bytes.count); self.opcode = opcode
     }
 
     package var remaining: Int { end - offset }
@@ -19,16 +21,14 @@ package struct BigEndianReader {
 
     package mutating func u32() throws(OpcodeError) -> UInt32 {
         try need(4)
-        let o = offset
-        offset += 4
-        return UInt32(bytes[o]) << 24 | UInt32(bytes[o + 1]) << 16 | UInt32(bytes[o + 2]) << 8 | UInt32(bytes[o + 3])
+        defer { offset += 4 }
+        do { return try reader.u32(offset) } catch { throw .truncated(opcode: opcode, at: offset, needed: 4) }
     }
 
     package mutating func u16() throws(OpcodeError) -> UInt16 {
         try need(2)
-        let o = offset
-        offset += 2
-        return UInt16(bytes[o]) << 8 | UInt16(bytes[o + 1])
+        defer { offset += 2 }
+        do { return try reader.u16(offset) } catch { throw .truncated(opcode: opcode, at: offset, needed: 2) }
     }
 
     package mutating func f32() throws(OpcodeError) -> Float { Float(bitPattern: try u32()) }
@@ -39,7 +39,7 @@ package struct BigEndianReader {
     }
 
     package mutating func f64s(_ n: Int) throws(OpcodeError) -> [Double] {
-        try need(n * 8)
+        guard n >= 0, n <= (end - offset) / 8 else { throw .truncated(opcode: opcode, at: offset, needed: n.multipliedReportingOverflow(by: 8).partialValue) }
         var out: [Double] = []
         out.reserveCapacity(n)
         for _ in 0..<n { out.append(try f64()) }

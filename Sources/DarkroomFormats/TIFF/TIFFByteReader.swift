@@ -53,6 +53,19 @@ public struct TIFFByteReader: Sendable {
         return bigEndian ? a << 32 | b : b << 32 | a
     }
 
+    /// An unsigned integer of `size` bytes (0…8) at `offset`, in the reader's byte order (the
+    /// variable-width fields of ISOBMFF `iloc`, say).
+    public func uint(_ offset: Int, size: Int) throws(TIFFError) -> UInt64 {
+        guard (0...8).contains(size) else { throw .truncated(at: offset, needed: size) }
+        try check(offset, size)
+        var v: UInt64 = 0
+        for i in 0..<size {
+            let byte = UInt64(storage[base + offset + (bigEndian ? i : size - 1 - i)])
+            v = v << 8 | byte
+        }
+        return v
+    }
+
     public func i16(_ offset: Int) throws(TIFFError) -> Int16 { Int16(bitPattern: try u16(offset)) }
     public func i32(_ offset: Int) throws(TIFFError) -> Int32 { Int32(bitPattern: try u32(offset)) }
     public func f32(_ offset: Int) throws(TIFFError) -> Float { Float(bitPattern: try u32(offset)) }

@@ -201,13 +201,9 @@ public enum RawDecoder {
 
     /// Cheap scan of IFD0 for tag 50706 (DNGVersion), used only to word an error.
     private static func hasDNGVersionTag(_ b: [UInt8]) -> Bool {
-        let le = b[0] == 0x49
-        func u16(_ o: Int) -> Int? { o + 2 <= b.count ? (le ? Int(b[o]) | Int(b[o + 1]) << 8 : Int(b[o]) << 8 | Int(b[o + 1])) : nil }
-        func u32(_ o: Int) -> Int? {
-            guard o + 4 <= b.count else { return nil }
-            let v = (0..<4).map { Int(b[o + $0]) }
-            return le ? v[0] | v[1] << 8 | v[2] << 16 | v[3] << 24 : v[0] << 24 | v[1] << 16 | v[2] << 8 | v[3]
-        }
+        let r = TIFFByteReader(bytes: b, bigEndian: b.first != 0x49)
+        func u16(_ o: Int) -> Int? { (try? r.u16(o)).map(Int.init) }
+        func u32(_ o: Int) -> Int? { (try? r.u32(o)).map(Int.init) }
         guard let ifd = u32(4), let n = u16(ifd), n < 4096 else { return false }
         for i in 0..<n { if u16(ifd + 2 + i * 12) == 50706 { return true } }
         return false

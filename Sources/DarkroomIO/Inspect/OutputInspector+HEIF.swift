@@ -48,7 +48,7 @@ extension OutputInspector {
             }
             if let exif = metadata(h, type: "Exif").first, exif.count >= 4 {
                 // ISO/IEC 23008-12 A.2.1: 4-byte big-endian offset to the TIFF header, then the block.
-                let skip = Int(exif[0]) << 24 | Int(exif[1]) << 16 | Int(exif[2]) << 8 | Int(exif[3])
+                let skip = Int((try? TIFFByteReader(bytes: exif, bigEndian: true).u32(0)) ?? UInt32.max)
                 guard skip >= 0, 4 + skip < exif.count else {
                     throw .unreadable(format: "HEIF", reason: "Exif item offset \(skip) past its \(exif.count) bytes")
                 }
