@@ -27,54 +27,14 @@ enum BatchTestSupport {
 
     static func cleanup(_ path: String) { try? FileManager.default.removeItem(atPath: path) }
 
-    struct Run { var status: Int32; var stdout: String; var stderr: String }
+    typealias Run = TestSupport.Run
 
-    /// Runs `darkroom ARGS` to completion (with `environment` added to this process's); when
-    /// `limit` seconds pass first, kills it and throws (a hang is a test failure, not a stuck run).
+    /// `darkroom ARGS` with a time limit (`TestSupport.run`).
     static func run(_ args: [String], in dir: String? = nil, environment: [String: String] = [:], limit: Double = 300) throws -> Run {
-        guard let bin = binary else { throw TestFailure("darkroom binary not found next to the test bundle; build it first") }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: bin)
-        p.arguments = args
-        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
-        if let dir { p.currentDirectoryURL = URL(fileURLWithPath: dir) }
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let pid = p.processIdentifier
-        let watchdog = DispatchWorkItem { kill(pid, SIGKILL) }
-        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
-        defer { watchdog.cancel() }
-        // Drain both pipes concurrently so a chatty child never blocks on a full pipe.
-        let errBox = DataBox()
-        let t = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
-        t.start()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        while !errBox.done { usleep(1000) }
-        if p.terminationReason == .uncaughtSignal && p.terminationStatus == SIGKILL && watchdog.isCancelled == false {
-            throw TestFailure("darkroom \(args.joined(separator: " ")) did not finish within \(limit) s (killed)")
-        }
-        return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
-                   stderr: String(decoding: errBox.data, as: UTF8.self))
+        try TestSupport.run(args, in: dir, environment: environment, limit: limit)
     }
 
-    final class DataBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private var value = Data()
-        private var finished = false
-        var data: Data {
-            get { lock.lock(); defer { lock.unlock() }; return value }
-            set { lock.lock(); value = newValue; finished = true; lock.unlock() }
-        }
-        var done: Bool { lock.lock(); defer { lock.unlock() }; return finished }
-    }
-
-    struct TestFailure: Error, CustomStringConvertible {
-        let description: String
-        init(_ d: String) { description = d }
-    }
+    typealias TestFailure = TestSupport.TestFailure
 
     // Charts, reports and trees: the shared helpers below (`TestSupport` extension).
     @discardableResult

@@ -74,29 +74,41 @@ public enum TestSupport {
         public init(_ d: String) { description = d }
     }
 
-    /// Runs `darkroom ARGS` to completion.
-    public static func run(_ args: [String], in dir: String? = nil) throws -> Run {
+    /// Runs `darkroom ARGS` to completion (see `runTool`).
+    public static func run(_ args: [String], in dir: String? = nil, environment: [String: String] = [:],
+                           limit: Double = 300) throws -> Run {
         guard let bin = binary else { throw TestFailure("darkroom binary not found next to the test bundle; build it first") }
-        return try runTool(bin, args, in: dir)
+        return try runTool(bin, args, in: dir, environment: environment, limit: limit)
     }
 
-    /// Runs `executable ARGS` to completion, draining stdout and stderr concurrently so a chatty
-    /// child never blocks on a full pipe.
-    public static func runTool(_ executable: String, _ args: [String], in dir: String? = nil) throws -> Run {
+    /// Runs `executable ARGS` to completion (with `environment` added to this process's), draining
+    /// stdout and stderr concurrently so a chatty child never blocks on a full pipe. When `limit`
+    /// seconds pass first, kills it and throws: a hang is a test failure, not a stuck run.
+    public static func runTool(_ executable: String, _ args: [String], in dir: String? = nil,
+                               environment: [String: String] = [:], limit: Double = 300) throws -> Run {
         let p = Process()
         p.executableURL = URL(fileURLWithPath: executable)
         p.arguments = args
+        if !environment.isEmpty { p.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let dir { p.currentDirectoryURL = URL(fileURLWithPath: dir) }
         let out = Pipe(), err = Pipe()
         p.standardOutput = out
         p.standardError = err
         try p.run()
+        let pid = p.processIdentifier
+        let killed = DataBox()
+        let watchdog = DispatchWorkItem { killed.data = Data([1]); kill(pid, SIGKILL) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + limit, execute: watchdog)
+        defer { watchdog.cancel() }
         let errBox = DataBox()
         let t = Thread { errBox.data = err.fileHandleForReading.readDataToEndOfFile() }
         t.start()
         let o = out.fileHandleForReading.readDataToEndOfFile()
         p.waitUntilExit()
         while !errBox.done { usleep(1000) }
+        if killed.done {
+            throw TestFailure("\((executable as NSString).lastPathComponent) \(args.joined(separator: " ")) did not finish within \(limit) s (killed)")
+        }
         return Run(status: p.terminationStatus, stdout: String(decoding: o, as: UTF8.self),
                    stderr: String(decoding: errBox.data, as: UTF8.self))
     }
