@@ -61,7 +61,7 @@ struct Bench {
             let raw = try RawDecoder.decode(path: path)
             let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
                                        samplesPerPixel: raw.samplesPerPixel, recipe: DevelopRecipe(), opcodes: ParsedOpcodeLists(raw.metadata))
-            var img = Developer.render(raw, plan: plan)
+            var img = TileRenderer.render(raw, plan: plan)
             img.iccProfile = try ICCProfileFactory.profile(for: .srgb)
             try heifStudy(img)
             print(report.markdown)
@@ -152,18 +152,18 @@ struct Bench {
             (demosaic[w], _) = measure(runs: runs) { tiler.run(mosaic: mosaic, width: raw.width, height: raw.height, cfa: cfa).red.count }
         }
 
-        // Developer.render (all fused stages, incl. thumbnail) with 1 and 2 threads.
+        // TileRenderer.render (all fused stages, incl. thumbnail) with 1 and 2 threads.
         var render: [Int: Timing] = [:]
         var image: RenderedImage?
         var images: [Int: [UInt8]] = [:]
         for t in [1, 2] {
             guard let plan = plans[t] else { continue }
-            let (tm, img) = measure(runs: runs) { Developer.render(raw, plan: plan) }
+            let (tm, img) = measure(runs: runs) { TileRenderer.render(raw, plan: plan) }
             render[t] = tm
             images[t] = img.pixels8
             if t == 2 { image = img }
         }
-        report.identical["\(file) Developer.render pixels"] = images[1] == images[2]
+        report.identical["\(file) TileRenderer.render pixels"] = images[1] == images[2]
         guard var img = image else { throw BenchFailure("no render") }
 
         // Parts of render, by difference: bilinear instead of the default kernel; no thumbnail; no dither.
@@ -177,7 +177,7 @@ struct Bench {
         var variantTimes: [(String, Timing)] = []
         for (name, rec) in variants {
             let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec, opcodes: ParsedOpcodeLists(raw.metadata))
-            let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
+            let (tm, _) = measure(runs: runs) { TileRenderer.render(raw, plan: plan).width }
             variantTimes.append((name, tm))
         }
         // Camera-profile tables as Adobe Standard profiles embed them (HueSatMap 90×30×1, LookTable
@@ -186,7 +186,7 @@ struct Bench {
             var rec = DevelopRecipe(); rec.threads = 2
             let plan = try DevelopPlan(metadata: tabled, width: raw.width, height: raw.height, samplesPerPixel: raw.samplesPerPixel, recipe: rec, opcodes: ParsedOpcodeLists(tabled))
             if plan.profileTables != nil {
-                let (tm, _) = measure(runs: runs) { Developer.render(raw, plan: plan).width }
+                let (tm, _) = measure(runs: runs) { TileRenderer.render(raw, plan: plan).width }
                 variantTimes.append(("render + HueSatMap 90x30x1 + LookTable 36x8x16", tm))
             }
         }
@@ -208,7 +208,7 @@ struct Bench {
         addDecodeRows(decodes, file: file, megapixels: mp, floor: floor)
         add("stage", file, "DevelopPlan.init", planT)
         for t in [1, 2] { if let d = demosaic[t] { add("stage", file, "demosaic \(DemosaicAlgorithm.default.rawValue) (DemosaicTiler)", threads: t, d, megapixels: mp) } }
-        for t in [1, 2] { if let d = render[t] { add("stage", file, "Developer.render (all stages)", threads: t, d, megapixels: mp, floor: floor) } }
+        for t in [1, 2] { if let d = render[t] { add("stage", file, "TileRenderer.render (all stages)", threads: t, d, megapixels: mp, floor: floor) } }
         for (name, tm) in variantTimes { add("stage", file, name, threads: 2, tm, megapixels: mp) }
         add("stage", file, "Thumbnailer 320 px", thumb)
         add("stage", file, "ICC profile (lcms2)", icc)

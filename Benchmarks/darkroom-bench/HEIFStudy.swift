@@ -126,11 +126,11 @@ extension Bench {
             report.checks.append(Check(criterion: "12 MP develop → HEIF, whole process (decode, render, thumbnail, encode, write) vs libheif defaults encode alone", measured: "\(f3(h.medianSeconds)) s vs \(f3(d.seconds)) s = ×\(f2(d.seconds / h.medianSeconds))", pass: nil))
         }
         for file in [big, small] {
-            let r1 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("Developer.render") && $0.threads == 1 }
-            let r2 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("Developer.render") && $0.threads == 2 }
+            let r1 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("TileRenderer.render") && $0.threads == 1 }
+            let r2 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("TileRenderer.render") && $0.threads == 2 }
             if let r1, let r2 {
                 let s = r1.medianSeconds / r2.medianSeconds
-                report.checks.append(Check(criterion: "\(file): develop stages (Developer.render) 2T ≥ 1.7× 1T", measured: "×\(f2(s))", pass: s >= 1.7))
+                report.checks.append(Check(criterion: "\(file): develop stages (TileRenderer.render) 2T ≥ 1.7× 1T", measured: "×\(f2(s))", pass: s >= 1.7))
             }
             let d1 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("demosaic") && $0.threads == 1 }
             let d2 = report.rows.first { $0.section == "stage" && $0.file == file && $0.name.hasPrefix("demosaic") && $0.threads == 2 }

@@ -93,7 +93,7 @@ struct EndToEndTests {
             var b = a; b.tileSize = 40; b.threads = 2
             let pa = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: a, opcodes: ParsedOpcodeLists(raw.metadata))
             let pb = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: b, opcodes: ParsedOpcodeLists(raw.metadata))
-            #expect(Developer.render(raw, plan: pa).pixels16 == Developer.render(raw, plan: pb).pixels16, "\(algorithm)")
+            #expect(TileRenderer.render(raw, plan: pa).pixels16 == TileRenderer.render(raw, plan: pb).pixels16, "\(algorithm)")
         }
     }
 
@@ -107,8 +107,8 @@ struct EndToEndTests {
         var recipe = DevelopRecipe(); recipe.bitsPerSample = 16; recipe.thumbnailSize = 0
         let a = try RawDecoder.decode(path: upright), b = try RawDecoder.decode(path: rotated)
         #expect(b.metadata.orientation == 6)
-        let ia = Developer.render(a, plan: try DevelopPlan(metadata: a.metadata, width: a.width, height: a.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(a.metadata)))
-        let ib = Developer.render(b, plan: try DevelopPlan(metadata: b.metadata, width: b.width, height: b.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(b.metadata)))
+        let ia = TileRenderer.render(a, plan: try DevelopPlan(metadata: a.metadata, width: a.width, height: a.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(a.metadata)))
+        let ib = TileRenderer.render(b, plan: try DevelopPlan(metadata: b.metadata, width: b.width, height: b.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(b.metadata)))
         #expect(ib.width == ia.height && ib.height == ia.width)
         // Stored (x, y) → displayed (H-1-y, x).
         for (x, y) in [(0, 0), (17, 3), (ia.width - 1, ia.height - 1), (100, 200)] {

@@ -42,7 +42,7 @@ struct OpcodePipelineTests {
             applyOpcodeList1: recipe.applyOpcodes && recipe.opcodeLists.contains(1)))
         let plan = try DevelopPlan(metadata: decoded.metadata, width: decoded.width, height: decoded.height,
                                    samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(decoded.metadata))
-        return (Developer.render(decoded, plan: plan), plan)
+        return (TileRenderer.render(decoded, plan: plan), plan)
     }
 
     /// A flat field shaded by a known lens-shading pattern and carrying the inverse GainMap in

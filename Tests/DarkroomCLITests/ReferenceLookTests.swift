@@ -73,7 +73,7 @@ struct ReferenceLookTests {
         recipe.bitsPerSample = 16
         recipe.thumbnailSize = 0
         let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: dng.path, profileSearchDirectories: [])
-        let img = Developer.render(raw, plan: plan)
+        let img = TileRenderer.render(raw, plan: plan)
         return .image(Image(width: img.width, height: img.height, pixels: img.pixels16))
     }
 
@@ -256,7 +256,7 @@ struct ReferenceLookStageTests {
             recipe.tileSize = tile
             recipe.threads = threads
             let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: path, profileSearchDirectories: [])
-            return Developer.render(raw, plan: plan).pixels16
+            return TileRenderer.render(raw, plan: plan).pixels16
         }
         let a = try render(tile: 256, threads: 2), b = try render(tile: 37, threads: 1)
         #expect(a == b)
@@ -265,6 +265,6 @@ struct ReferenceLookStageTests {
         std.bitsPerSample = 16
         std.thumbnailSize = 0
         let plan = try PlanBuilder.plan(for: raw, recipe: std, path: path, profileSearchDirectories: [])
-        #expect(Developer.render(raw, plan: plan).pixels16 != a)
+        #expect(TileRenderer.render(raw, plan: plan).pixels16 != a)
     }
 }

@@ -73,7 +73,7 @@ struct DevelopPipelineTests {
             recipe.bitsPerSample = 16
             recipe.applyDefaultCrop = false
             let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
-            let img = Developer.render(raw, plan: plan)
+            let img = TileRenderer.render(raw, plan: plan)
             let space = OutputColorSpace.srgbLinear
             for (i, rect) in chart.patchRects.enumerated() {
                 let r = PixelRect(x: rect.x + rect.width / 4, y: rect.y + rect.height / 4, width: rect.width / 2, height: rect.height / 2)
@@ -106,7 +106,7 @@ struct ProfileTablesPipelineTests {
         var recipe = DevelopRecipe()
         recipe.colorSpace = .srgbLinear; recipe.tone = tone; recipe.bitsPerSample = 16; recipe.applyDefaultCrop = false
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
-        let img = Developer.render(raw, plan: plan)
+        let img = TileRenderer.render(raw, plan: plan)
         return chart.patchRects.map { rect in
             let r = PixelRect(x: rect.x + rect.width / 4, y: rect.y + rect.height / 4, width: rect.width / 2, height: rect.height / 2)
             var s = SIMD3<Double>(0, 0, 0)

@@ -136,7 +136,7 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         recipe.colorSpace = .p3
         recipe.applyDefaultCrop = false
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
-        let img = Developer.render(raw, plan: plan)
+        let img = TileRenderer.render(raw, plan: plan)
         let planes = MatteBuilder.computed([.skin, .hair, .gamut, .clipping, .skin], image: img, raw: raw, plan: plan)
         #expect(planes.map(\.kind) == [.skin, .gamut, .clipping])
         #expect(planes.allSatisfy { $0.width == 30 && $0.height == 20 })

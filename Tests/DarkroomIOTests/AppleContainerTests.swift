@@ -357,7 +357,7 @@ struct AppleContainerTests {
         // sRGB and the white patch to 1, which the planes then rightly mark).
         recipe.tone = .standard
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
-        var img = Developer.render(raw, plan: plan)
+        var img = TileRenderer.render(raw, plan: plan)
         img.iccProfile = try ICCProfileFactory.profile(for: .p3)
         img.mattes = MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan)
         #expect(img.mattes.map(\.kind) == [.skin, .gamut, .clipping])

@@ -94,7 +94,7 @@ struct PreviewExtractorTests {
         recipe.bitsPerSample = 8
         let plan = try PlanBuilder.plan(for: decodedRaw, recipe: recipe, path: path, profileSearchDirectories: [dir + "/Profiles"])
         #expect(plan.profile?.name == "External Match")
-        let developed = Developer.render(decodedRaw, plan: plan)
+        let developed = TileRenderer.render(decodedRaw, plan: plan)
         let thumbnail = try #require(developed.thumbnail)   // develop's own embedded thumbnail
         #expect(thumbnail.width == p.width && thumbnail.height == p.height)
         let expected = RenderedImage(width: thumbnail.width, height: thumbnail.height, bitsPerSample: 8, pixels8: thumbnail.pixels,

@@ -3,7 +3,7 @@ import Foundation
 /// A recipe resolved against one file's metadata: every number the render uses, in the order
 /// the stages run (DNG spec order). The plan is data — `darkroom explain` prints it.
 ///
-/// Stages, per output tile:
+/// Stages (`RenderStage`), per output tile:
 /// 1. linearise: `(raw − black(x, y)) / (white − maxBlack)`, black per CFA site
 ///    (BlackLevel with BlackLevelRepeatDim, plus BlackLevelDeltaH/V) — DNG spec ch. 5; one scale
 ///    per sample plane, from the largest black any site can have, as the DNG SDK 1.7.1 scales
@@ -66,7 +66,7 @@ public struct DevelopPlan: Sendable {
     public let opcodeList2: OpcodeList?
     public let opcodeList3: OpcodeList?
     /// True when the list holds opcodes that need the whole image (bad pixels, warps): the render
-    /// then runs staged for that list (see `Developer`).
+    /// then runs staged for that list (see `TileRenderer`).
     public let opcodeList2NeedsWholeImage: Bool
     public let opcodeList3NeedsWholeImage: Bool
     /// Things the user should know (opcodes skipped, profile fallbacks, …).
@@ -273,12 +273,12 @@ public struct DevelopPlan: Sendable {
         }
         var lines: [String] = []
         lines.append("input: \(width)x\(height), \(samplesPerPixel == 1 ? "CFA \(cfa?.description ?? "?")" : "linear RGB")")
-        lines.append("1 linearise: black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
-        if let l = opcodeList2 { lines.append("2 OpcodeList2 (\(opcodeList2NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
-        lines.append("3 white balance: neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
-        if samplesPerPixel == 1 { lines.append("4 demosaic: \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
-        if let l = opcodeList3 { lines.append("5 OpcodeList3 (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
-        lines.append("6 colour: weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
+        lines.append("\(RenderStage.linearize.label): black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
+        if let l = opcodeList2 { lines.append("\(RenderStage.opcodeList2.label) (\(opcodeList2NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
+        lines.append("\(RenderStage.whiteBalance.label): neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
+        if samplesPerPixel == 1 { lines.append("\(RenderStage.demosaic.label): \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
+        if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
+        lines.append("\(RenderStage.colour.label): weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         if reference == nil {
@@ -288,17 +288,17 @@ public struct DevelopPlan: Sendable {
             lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none"), LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") (in linear ProPhoto)")
         } else if let p = profile, reference == nil { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
         if let r = reference {
-            lines.append("6-8 reference look (DNG SDK dng_render): camera → linear ProPhoto \(m(r.cameraToProPhoto)), pinned 0…1")
+            lines.append("\(RenderStage.span(.colour, .tone)) reference look (DNG SDK dng_render): camera → linear ProPhoto \(m(r.cameraToProPhoto)), pinned 0…1")
             if let t = r.tables {
                 lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") before, LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") after the exposure ramp")
             }
             lines.append("  exposure ramp: white \(f(r.ramp.white)) black \(f(r.ramp.black)) (× 2^\(f(exposureStops, 2)))")
             lines.append("  tone: \(r.usesProfileToneCurve ? "ProfileToneCurve" : "ACR3 default curve")\(exposureStops < 0 ? " after exposure darkening" : ""), RGB tone (hue-preserving); ProPhoto → \(recipe.colorSpace.rawValue) linear \(m(r.proPhotoToOutput)), pinned 0…1")
         } else {
-        lines.append(recipe.gamut == .preserveHue ? "7 gamut: negative components desaturated toward luminance (hue and Y kept)" : "7 gamut: per-channel clipping")
-        lines.append("8 tone: \(tone.mode.rawValue)\(tone.mode == .standard ? " (\(tone.profileCurve != nil ? "ProfileToneCurve" : "y = (1+b)x/(x+b), b = \(tone.shoulder)"), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
+        lines.append(recipe.gamut == .preserveHue ? "\(RenderStage.gamut.label): negative components desaturated toward luminance (hue and Y kept)" : "\(RenderStage.gamut.label): per-channel clipping")
+        lines.append("\(RenderStage.tone.label): \(tone.mode.rawValue)\(tone.mode == .standard ? " (\(tone.profileCurve != nil ? "ProfileToneCurve" : "y = (1+b)x/(x+b), b = \(tone.shoulder)"), headroom \(String(format: "%.2f", Double(tone.headroom))), hue-preserving)" : "")")
         }
-        lines.append("9 encode: \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
+        lines.append("\(RenderStage.encode.label): \(recipe.colorSpace.displayName), \(recipe.bitsPerSample)-bit")
         lines.append("crop \(crop), orientation \(orientation.value) (\(orientation)), output \(outputSize.width)x\(outputSize.height)")
         lines.append("schedule: tiles \(recipe.tileSize), threads \(recipe.threads == 0 ? "auto" : "\(recipe.threads)")")
         for w in warnings { lines.append("warning: \(w)") }

@@ -128,7 +128,7 @@ public enum FileDeveloper {
         do { raw = try RawDecoder.decode(path: input, options: decode) } catch { throw .decode(error) }
         let t1 = DispatchTime.now().uptimeNanoseconds
         let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: input)
-        var image = Developer.render(raw, plan: plan)
+        var image = TileRenderer.render(raw, plan: plan)
         // Auxiliary planes: computed (gamut, clipping, skin) and supplied (--matte KIND=FILE.png),
         // half the output's size, in the output's geometry.
         if !export.computedMattes.isEmpty {

@@ -50,12 +50,12 @@ public enum StageDump {
         }
         let list2 = try list(raw.metadata.opcodeList2, "OpcodeList2")
         let two: StageImage
-        do { two = try Developer.stage2(raw, plan: plan, opcodeList2: list2) } catch {
+        do { two = try TileRenderer.stage2(raw, plan: plan, opcodeList2: list2) } catch {
             throw .develop(path: path, reason: "OpcodeList2: \(error.description)")
         }
         if stage == 2 { return two }
         let list3 = try list(raw.metadata.opcodeList3, "OpcodeList3")
-        do { return try Developer.stage3(two, demosaic: recipe.demosaic, opcodeList3: list3) } catch {
+        do { return try TileRenderer.stage3(two, demosaic: recipe.demosaic, opcodeList3: list3) } catch {
             throw .develop(path: path, reason: "OpcodeList3: \(error.description)")
         }
     }

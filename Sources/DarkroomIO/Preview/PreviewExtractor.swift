@@ -168,7 +168,7 @@ public enum PreviewExtractor {
         }
         let plan = try PlanBuilder.plan(for: source, recipe: recipe, path: path,
                                         profileSearchDirectories: profileSearchDirectories)
-        let image = try thumbnailImage(Developer.render(source, plan: plan), longSide: longSide,
+        let image = try thumbnailImage(TileRenderer.render(source, plan: plan), longSide: longSide,
                                        colorSpace: recipe.colorSpace, path: path)
         let jpeg: [UInt8]
         // DateTime = the capture time (never "now"), so the same input gives the same bytes.

@@ -2,7 +2,8 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Runs a `DevelopPlan` over a `RawImage`: the tile scheduler of DESIGN.md.
+/// Runs a `DevelopPlan` over a `RawImage`, tile by tile (`RenderStage` 1–9): the tile scheduler of
+/// DESIGN.md.
 ///
 /// The crop rectangle is cut into `tileSize × tileSize` output tiles. Each worker owns its
 /// scratch buffers (the tile plus the demosaic halo, as Float) and, per tile: fetches and
@@ -11,7 +12,7 @@ import Synchronization
 /// and transfer, and writes the quantised pixels straight to their oriented place in the output.
 /// Only the 16-bit mosaic and the output buffer are full size. Every output pixel is a pure
 /// function of the mosaic around it, so tile size and thread count never change a byte.
-public enum Developer {
+public enum TileRenderer {
     /// Renders `raw` with `plan`. The result has no ICC profile (the IO layer attaches it).
     public static func render(_ raw: RawImage, plan: DevelopPlan) -> RenderedImage {
         let (outW, outH) = plan.outputSize
@@ -20,7 +21,7 @@ public enum Developer {
         var out8: [UInt8] = bits == 8 ? .uninitialized(count: outW * outH * 3) : []
         var out16: [UInt16] = bits == 16 ? .uninitialized(count: outW * outH * 3) : []
 
-        let encoder = OutputEncoder(plan: plan)
+        let encoder = OutputTransform(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
         let W = plan.width, H = plan.height, spp = plan.samplesPerPixel
         let full = PixelRect(x: 0, y: 0, width: W, height: H)
@@ -120,7 +121,7 @@ public enum Developer {
 
     /// Where a tile's demosaiced RGB goes.
     enum TileTarget {
-        case encode(OutputEncoder, OutputSink)
+        case encode(OutputTransform, OutputSink)
         /// Store balanced camera RGB into a full `width × height × 3` buffer.
         case store(UnsafeMutablePointer<Float>)
     }
@@ -263,7 +264,7 @@ public enum Developer {
             let red = redBuf.baseAddress!, green = greenBuf.baseAddress!, blue = blueBuf.baseAddress!
             // The tile's camera RGB ends up either as planes (straight from the demosaic) or
             // interleaved in `rgb` (full-colour sources, a staged image, pointwise OpcodeList3).
-            var planes: OutputEncoder.Planes?
+            var planes: OutputTransform.Planes?
             if case .demosaiced(let full) = job.source {
                 for y in 0..<th {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
@@ -275,7 +276,7 @@ public enum Developer {
                 let ix0 = max(rx, 0), ix1 = min(rx + rw, W), iy0 = max(ry, 0), iy1 = min(ry + rh, H)
                 scratch.mosaic.withUnsafeMutableBufferPointer { mos in
                     let m = mos.baseAddress!
-                    // 1–3. Linearise, pointwise OpcodeList2, white balance (or copy a staged image).
+                    // RenderStage 1–3: linearise, pointwise OpcodeList2, white balance (or copy a staged image).
                     switch job.source {
                     case .mosaic(let src):
                         let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
@@ -302,12 +303,12 @@ public enum Developer {
                         let sy = mirror(ry + by, H) - ry
                         (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
                     }
-                    // 4. Demosaic into three planes (balanced camera space).
+                    // RenderStage 4: demosaic into three planes (balanced camera space).
                     if spp == 1, let kernel, let cfa = plan.cfa {
                         kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh, cfa: cfa.shifted(dx: rx, dy: ry),
                                         red: red, green: green, blue: blue)
                         let o = h * rw + h
-                        planes = OutputEncoder.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
+                        planes = OutputTransform.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
                     } else {
                         for y in 0..<th {
                             (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
@@ -315,7 +316,7 @@ public enum Developer {
                     }
                 }
             }
-            // 5. Pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
+            // RenderStage 5: pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
             // on interleaved RGB.
             if let list3 {
                 if let p = planes { interleave(p, into: rgb, width: tw, height: th); planes = nil }
@@ -323,7 +324,7 @@ public enum Developer {
             }
             switch job.target {
             case .encode(let encoder, let sink):
-                // 6–9. Matrix, gamut, tone, transfer, quantise, place.
+                // RenderStage 6–9 (OutputTransform): matrix, gamut, tone, transfer, quantise, place.
                 let p = planes ?? {
                     // Interleaved → planes (in the scratch planes, which hold ≥ tw × th samples).
                     for y in 0..<th {
@@ -332,7 +333,7 @@ public enum Developer {
                             red[y * tw + x] = row[x * 3]; green[y * tw + x] = row[x * 3 + 1]; blue[y * tw + x] = row[x * 3 + 2]
                         }
                     }
-                    return OutputEncoder.Planes(r: red, g: green, b: blue, stride: tw)
+                    return OutputTransform.Planes(r: red, g: green, b: blue, stride: tw)
                 }()
                 encoder.encode(planes: p, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
             case .store(let full):
@@ -351,7 +352,7 @@ public enum Developer {
     }
 
     /// Planes → interleaved RGB rows of `rowStride` floats (default: packed).
-    static func interleave(_ p: OutputEncoder.Planes, into dst: UnsafeMutablePointer<Float>, width: Int, height: Int,
+    static func interleave(_ p: OutputTransform.Planes, into dst: UnsafeMutablePointer<Float>, width: Int, height: Int,
                            rowStride: Int? = nil) {
         let stride = rowStride ?? width * 3
         for y in 0..<height {

@@ -1,9 +1,9 @@
 import Foundation
 
-/// Stages 6–9 of the plan, fused: balanced camera RGB → output linear RGB (one 3×3 matrix with
+/// `RenderStage` 6–9 (colour, gamut, tone, encode), fused: balanced camera RGB → output linear RGB (one 3×3 matrix with
 /// exposure), gamut mapping, tone curve, transfer function and quantisation, and placement of
 /// each pixel at its cropped, oriented position.
-struct OutputEncoder: Sendable {
+struct OutputTransform: Sendable {
     let m: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let luminance: SIMD3<Float>
     /// Profile tables (HueSatMap/LookTable) and the two matrices around them, when present.
@@ -56,18 +56,18 @@ struct OutputEncoder: Sendable {
         isLinear = plan.recipe.colorSpace.isLinear
         dither = plan.recipe.dither
         let tc = plan.tone
-        let steps = OutputEncoder.toneSteps
+        let steps = OutputTransform.toneSteps
         toneScale = Float(steps) / tc.headroom
         toneLUT = (0...steps + 1).map { i in tc.apply(tc.headroom * Float(min(i, steps)) / Float(steps)) }
         if bits == 8 {
             let t = transfer
-            let n = OutputEncoder.lut8Steps
+            let n = OutputTransform.lut8Steps
             lut8 = (0...n + 1).map { i in Float(max(0, min(255, t.encode(Double(min(i, n)) / Double(n)) * 255))) }
             switch t {
             case .gamma: useFine = false
             default: useFine = true
             }
-            let fn = OutputEncoder.lut8FineSteps
+            let fn = OutputTransform.lut8FineSteps
             lut8Fine = useFine ? (0...fn).map { i in Float(max(0, min(255, t.encode(Double(i) / Double(fn)) * 255))) } : []
             lut16 = []
         } else {
@@ -75,7 +75,7 @@ struct OutputEncoder: Sendable {
             lut8Fine = []
             useFine = false
             let t = transfer
-            let n = OutputEncoder.lut16Size
+            let n = OutputTransform.lut16Size
             lut16 = isLinear ? [] : (0...n).map { i in Float(t.encode(Double(i) / Double(n)) * 65535) }
         }
     }
@@ -90,7 +90,7 @@ struct OutputEncoder: Sendable {
     /// Encodes one tile: eight pixels at a time (SIMD8 arithmetic, table reads per lane). Each lane
     /// runs exactly the scalar operations in the same order, so the bytes do not depend on how
     /// a row splits into groups of eight (or on tile size and thread count).
-    func encode(planes: Planes, tile: PixelRect, crop: PixelRect, orientation: Orientation, sink: Developer.OutputSink) {
+    func encode(planes: Planes, tile: PixelRect, crop: PixelRect, orientation: Orientation, sink: TileRenderer.OutputSink) {
         let tw = tile.width
         var mm = m
         // Profile tables: camera → linear ProPhoto → HueSatMap/LookTable → output linear, per
@@ -142,13 +142,13 @@ struct OutputEncoder: Sendable {
         let analyticTone = tone.profileCurve == nil
         let headroom = tone.headroom, compress = tone.headroom > 1
         let invH2 = 1 / (tone.headroom * tone.headroom), shoulder = tone.shoulder
-        let ts = toneScale, steps = Float(OutputEncoder.toneSteps)
+        let ts = toneScale, steps = Float(OutputTransform.toneSteps)
         let lum = luminance
         lut8.withUnsafeBufferPointer { l8 in
         lut16.withUnsafeBufferPointer { l16 in
         toneLUT.withUnsafeBufferPointer { tl in
         lut8Fine.withUnsafeBufferPointer { lf in
-            let fineScale = Float(OutputEncoder.lut8FineSteps)
+            let fineScale = Float(OutputTransform.lut8FineSteps)
             for y in 0..<tile.height {
                 // Orientation is affine: find where this row starts and how one stored step moves.
                 let sy = tile.y - crop.y + y, sx0 = tile.x - crop.x
@@ -321,7 +321,7 @@ struct OutputEncoder: Sendable {
     /// `encode8` per lane.
     @inline(__always)
     fileprivate static func encode8V(_ v: V, _ lut: UnsafeBufferPointer<Float>) -> V {
-        interpolate(clamp01V(v) * Float(OutputEncoder.lut8Steps), lut)
+        interpolate(clamp01V(v) * Float(OutputTransform.lut8Steps), lut)
     }
 
     @inline(__always) func clamp01(_ v: Float) -> Float { v >= 0 ? min(v, 1) : 0 }  // NaN → 0
@@ -329,8 +329,8 @@ struct OutputEncoder: Sendable {
     @inline(__always) func quantise16(_ v: Float, _ lut: UnsafeBufferPointer<Float>) -> UInt16 {
         let x = clamp01(v)
         if isLinear { return UInt16(x * 65535 + 0.5) }
-        let f = x * Float(OutputEncoder.lut16Size)
-        let i = min(Int(f), OutputEncoder.lut16Size - 1)
+        let f = x * Float(OutputTransform.lut16Size)
+        let i = min(Int(f), OutputTransform.lut16Size - 1)
         let t = f - Float(i)
         let e = lut[i] + (lut[i + 1] - lut[i]) * t
         return UInt16(min(max(e + 0.5, 0), 65535))

@@ -20,7 +20,7 @@ public struct StageImage: Sendable, Equatable {
 // the way the DNG SDK 1.7.1 computes its 16-bit stage images, with the same linearisation and
 // opcode kernels the render uses.
 
-extension Developer {
+extension TileRenderer {
     /// Stage 2 of `raw` (active area, OpcodeList1 and the LinearizationTable already applied by
     /// the decoder): linearised with `linearised16` (bit-exact with the DNG SDK 1.7.1), then
     /// `opcodeList2` applied with `OpcodeList.applyStage` (TrimBounds included, so the size may
