@@ -65,6 +65,13 @@ struct LibTIFFWriter: ~Copyable {
         (UInt32(TIFFTag.noiseProfile), TIFF_DOUBLE, -1, true, "NoiseProfile"),
         (UInt32(TIFFTag.dateTimeOriginal), TIFF_ASCII, -1, false, "DateTimeOriginal"),
         (UInt32(TIFFTag.baselineExposureOffset), TIFF_SRATIONAL, 1, false, "BaselineExposureOffset"),
+        (UInt32(TIFFTag.calibrationIlluminant3), TIFF_SHORT, 1, false, "CalibrationIlluminant3"),
+        (UInt32(TIFFTag.cameraCalibration3), TIFF_SRATIONAL, -1, true, "CameraCalibration3"),
+        (UInt32(TIFFTag.colorMatrix3), TIFF_SRATIONAL, -1, true, "ColorMatrix3"),
+        (UInt32(TIFFTag.forwardMatrix3), TIFF_SRATIONAL, -1, true, "ForwardMatrix3"),
+        (UInt32(TIFFTag.illuminantData1), TIFF_UNDEFINED, -3, true, "IlluminantData1"),
+        (UInt32(TIFFTag.illuminantData2), TIFF_UNDEFINED, -3, true, "IlluminantData2"),
+        (UInt32(TIFFTag.illuminantData3), TIFF_UNDEFINED, -3, true, "IlluminantData3"),
     ]
 
     /// Registers the custom fields libtiff does not already know for the current directory.
