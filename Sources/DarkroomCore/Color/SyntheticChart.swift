@@ -49,6 +49,10 @@ public struct SyntheticChart: Sendable {
         /// their blend with `DNGColorModel.tripleIlluminantWeights`. `CameraCalibration3` =
         /// `cameraCalibration`; `ForwardMatrix3` with `forwardMatrix`.
         public var third: ThirdCalibration?
+        /// With `third`: `ProfileHueSatMapDims` 6×2×1 and `ProfileHueSatMapData1/2/3`
+        /// (`tripleHueSatMap`), so a render applies their blend (not for `--tone linear` truth tests:
+        /// the tables change colours on purpose).
+        public var hueSatMaps: Bool = false
 
         /// Set 3 of a triple-illuminant chart: its EXIF light source code and, for 255 (Other),
         /// its x-y chromaticity (`IlluminantData3`).
@@ -58,6 +62,17 @@ public struct SyntheticChart: Sendable {
             public init(illuminant: Int, illuminantData: Chromaticity? = nil) {
                 self.illuminant = illuminant; self.illuminantData = illuminantData
             }
+        }
+
+        /// HueSatMap table `set` (1…3) of the triple-illuminant chart: 6 hue × 2 saturation
+        /// divisions × 1 value division, entries (hue shift °, saturation scale, value scale); the
+        /// grey column (saturation 0) is the identity, the saturated one differs per set and hue.
+        public static func tripleHueSatMap(_ set: Int) -> [Float] {
+            let shifts: [[Float]] = [[12, 12, 8, 8, 12, 12], [0, 5, -5, 0, 5, -5], [-10, -6, -10, -6, -10, -6]]
+            let sats: [Float] = [1.0, 0.92, 1.1]
+            let vals: [Float] = [1.0, 1.0, 0.97]
+            let k = min(max(set, 1), 3) - 1
+            return (0..<6).flatMap { h in [0, 1, 1] + [shifts[k][h], sats[k], vals[k]] }
         }
 
         /// Crosstalk of the triple-illuminant camera under illuminant 1 (see `third`).
@@ -94,7 +109,7 @@ public struct SyntheticChart: Sendable {
         public static func == (a: Camera, b: Camera) -> Bool {
             a.linear == b.linear && a.coneCamera == b.coneCamera && a.forwardMatrix == b.forwardMatrix && a.cameraCalibration == b.cameraCalibration
                 && a.analogBalance == b.analogBalance && a.calibrationIlluminants == b.calibrationIlluminants
-                && a.third == b.third
+                && a.third == b.third && a.hueSatMaps == b.hueSatMaps
         }
     }
 
@@ -227,6 +242,12 @@ public struct SyntheticChart: Sendable {
             p.calibrationIlluminant3 = third.illuminant
             p.illuminantData3 = third.illuminantData.map { Chromaticity(x: Self.micro($0.x), y: Self.micro($0.y)) }
             m.cameraCalibration3 = cc
+            if camera.hueSatMaps {
+                p.hueSatMapDims = [6, 2, 1]
+                p.hueSatMapData1 = Camera.tripleHueSatMap(1)
+                p.hueSatMapData2 = Camera.tripleHueSatMap(2)
+                p.hueSatMapData3 = Camera.tripleHueSatMap(3)
+            }
         }
         guard camera.forwardMatrix else { return }
         func forward(_ code: Int) -> Matrix3? {

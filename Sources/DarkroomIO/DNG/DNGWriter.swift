@@ -146,6 +146,13 @@ public enum DNGWriter {
             for (code, xy, tag) in data where code == 255 {
                 if let xy { try t.set(tag, .bytes(illuminantDataXY(xy))) }
             }
+            if let dims = p.hueSatMapDims, dims.count == 3 {
+                try t.set(TIFFTag.profileHueSatMapDims, .ints(dims.map { UInt32(clamping: $0) }))
+                let tables = [(p.hueSatMapData1, TIFFTag.profileHueSatMapData1), (p.hueSatMapData2, TIFFTag.profileHueSatMapData2),
+                              (p.hueSatMapData3, TIFFTag.profileHueSatMapData3)]
+                for (table, tag) in tables { if let table { try t.set(tag, .reals(table.map(Double.init))) } }
+                if p.hueSatMapEncoding != 0 { try t.set(TIFFTag.profileHueSatMapEncoding, .ints([UInt32(clamping: p.hueSatMapEncoding)])) }
+            }
             if let n = p.name { try t.set(TIFFTag.profileName, .ascii(n)) }
             if let v = p.baselineExposureOffset { try t.set(TIFFTag.baselineExposureOffset, .reals([q(v)])) }
         }

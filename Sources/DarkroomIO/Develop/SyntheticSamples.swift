@@ -33,7 +33,8 @@ public enum SyntheticSamples {
         public var illuminants: (Int, Int)
         public var third: SyntheticChart.Camera.ThirdCalibration
         public var illuminant: Chromaticity
-        /// ForwardMatrix1/2/3, CameraCalibration1/2/3 and AnalogBalance as well as ColorMatrix1/2/3.
+        /// ForwardMatrix1/2/3, CameraCalibration1/2/3, AnalogBalance and HueSatMap 1/2/3 as well
+        /// as ColorMatrix1/2/3 (the HueSatMaps change colours: no colorimetric truth).
         public var full: Bool
         public var fileName: String { "\(name).dng" }
         public var camera: SyntheticChart.Camera {
@@ -42,6 +43,7 @@ public enum SyntheticSamples {
                                           analogBalance: full ? SyntheticChart.Camera.sampleAnalogBalance : nil,
                                           calibrationIlluminants: illuminants)
             c.third = third
+            c.hueSatMaps = full
             return c
         }
         public func chart() -> SyntheticChart {
@@ -57,7 +59,7 @@ public enum SyntheticSamples {
         TripleSpec(name: "triple-A-D65-Other-5200K", illuminants: (17, 21),
                    third: .init(illuminant: 255, illuminantData: ColorMath.temperatureTintToXY(kelvin: 4200, tint: 8)),
                    illuminant: ColorMath.temperatureTintToXY(kelvin: 5200, tint: 2), full: false),
-        // As the first with ForwardMatrix1/2/3, CameraCalibration1/2/3 and AnalogBalance.
+        // As the first with ForwardMatrix1/2/3, CameraCalibration1/2/3, AnalogBalance, HueSatMap 1/2/3.
         TripleSpec(name: "triple-A-D50-D75-6200K-FM", illuminants: (17, 23),
                    third: .init(illuminant: 22), illuminant: ColorMath.temperatureTintToXY(kelvin: 6200, tint: 4), full: true),
     ]
