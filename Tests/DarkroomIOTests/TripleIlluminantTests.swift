@@ -229,6 +229,18 @@ struct TripleIlluminantTests {
         #expect(dual.hueSatMap != nil)
     }
 
+    /// `explain` prints the three weights of a triple-illuminant file (and the one weight otherwise).
+    @Test func explainShowsTheThreeWeights() throws {
+        let spec = try #require(SyntheticSamples.triple.first)
+        let plan = try PlanBuilder.plan(for: spec.chart().makeRawImage(), recipe: DevelopRecipe(), path: spec.fileName)
+        let line = try #require(plan.explanation.first { $0.hasPrefix("6 colour") })
+        let numbers = line.split(separator: ";")[0].split(separator: ")").last?.split(separator: " ").compactMap { Double($0) } ?? []
+        #expect(line.hasPrefix("6 colour: weights(ColorMatrix1/2/3) ") && numbers.count == 3, "\(line)")
+        #expect(abs(numbers.reduce(0, +) - 1) < 2e-4 && numbers[2] > numbers[1] && numbers[1] > 0, "\(line)")
+        let dual = try PlanBuilder.plan(for: SyntheticSamples.all[0].chart().makeRawImage(), recipe: DevelopRecipe(), path: "dual.dng")
+        #expect(dual.explanation.contains { $0.hasPrefix("6 colour: weight(ColorMatrix1) ") })
+    }
+
     // MARK: Synthetic DNGs
 
     /// The DNG writer stores the third set and IlluminantData; our reader gets them back.
