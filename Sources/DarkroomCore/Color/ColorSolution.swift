@@ -17,14 +17,18 @@ public struct ColorSolution: Sendable, Equatable {
     public var cameraToXYZD50: Matrix3
     /// Non-fatal observations (missing tags, clamped values, non-convergence).
     public var warnings: [String]
+    /// Weights of matrix sets 1, 2, 3 (sum 1) for a triple-illuminant profile (DNG 1.6); nil for
+    /// one or two sets. `weight1` is then its first component.
+    public var tripleIlluminantWeights: SIMD3<Double>?
 
     public init(cameraNeutral: SIMD3<Double>, whiteXY: Chromaticity, temperatureKelvin: Double, tint: Double,
                 weight1: Double, colorMatrix: Matrix3, forwardMatrix: Matrix3?, cameraToXYZD50: Matrix3,
-                warnings: [String]) {
+                warnings: [String], tripleIlluminantWeights: SIMD3<Double>? = nil) {
         self.cameraNeutral = cameraNeutral; self.whiteXY = whiteXY
         self.temperatureKelvin = temperatureKelvin; self.tint = tint; self.weight1 = weight1
         self.colorMatrix = colorMatrix; self.forwardMatrix = forwardMatrix
         self.cameraToXYZD50 = cameraToXYZD50; self.warnings = warnings
+        self.tripleIlluminantWeights = tripleIlluminantWeights
     }
 
     /// White-balance gains for camera-native values: `1 / cameraNeutral` (the neutral becomes 1, 1, 1).

@@ -198,16 +198,26 @@ public struct ProfileRenderTables: Sendable {
 
     /// Resolves `profile`'s tables for a scene white whose ColorMatrix1 weight is `weight1`
     /// (`ColorSolution.weight1`): HueSatMap = weight1 · Data1 + (1 − weight1) · Data2 (DNG spec:
-    /// interpolated exactly as the colour matrices), or whichever one exists. nil when the
+    /// interpolated exactly as the colour matrices), or whichever one exists. With
+    /// `tripleIlluminantWeights` (w1, w2, w3) of a triple-illuminant model and all three tables,
+    /// HueSatMap = w1 · Data1 + w2 · Data2 + w3 · Data3, with w3 = 1 − (w1 + w2) in 32-bit float
+    /// and a weight ≥ 1 taking its table as is (as the DNG SDK 1.7.1 blends); a missing Data3 then
+    /// drops the HueSatMap (the DNG spec requires all three or none). nil when the
     /// profile has no HueSatMap, LookTable or (non-identity) ProfileToneCurve; a profile with
     /// only a tone curve gives tables whose `apply` is the identity (`hasTables` false).
-    public init?(profile: CameraProfile, weight1: Double) {
+    public init?(profile: CameraProfile, weight1: Double, tripleIlluminantWeights: SIMD3<Double>? = nil) {
         var warnings: [String] = []
         var hsm: Table?
         if let dims = profile.hueSatMapDims {
             let w = Float(min(max(weight1, 0), 1))
             var data: [Float]?
             switch (profile.hueSatMapData1, profile.hueSatMapData2) {
+            case (let a?, let b?) where tripleIlluminantWeights != nil && a.count == b.count:
+                if let t = tripleIlluminantWeights, let c = profile.hueSatMapData3, c.count == a.count {
+                    data = Self.blend(a, b, c, t)
+                } else {
+                    warnings.append("ProfileHueSatMapData3 missing or of another size in a triple-illuminant profile; HueSatMap ignored")
+                }
             case (let a?, let b?) where a.count == b.count:
                 data = w >= 1 ? a : w <= 0 ? b : zip(a, b).map { w * $0 + (1 - w) * $1 }
             case (let a?, nil): data = a
@@ -236,6 +246,16 @@ public struct ProfileRenderTables: Sendable {
         self.lookTable = look
         self.toneCurve = curve
         self.warnings = warnings
+    }
+
+    /// w.x · a + w.y · b + (1 − (w.x + w.y)) · c in Float, entry by entry; a weight ≥ 1 returns its table.
+    static func blend(_ a: [Float], _ b: [Float], _ c: [Float], _ w: SIMD3<Double>) -> [Float] {
+        if w.x >= 1 { return a }
+        if w.y >= 1 { return b }
+        if 1 - (w.x + w.y) >= 1 { return c }
+        let w1 = Float(w.x), w2 = Float(w.y)
+        let w3 = 1 - (w1 + w2)
+        return (0..<a.count).map { w1 * a[$0] + w2 * b[$0] + w3 * c[$0] }
     }
 
     /// True when there is a HueSatMap or LookTable for `apply` to run.

@@ -178,7 +178,7 @@ public struct DevelopPlan: Sendable {
         guard matrix.isFinite else { throw .colorModel("camera → output matrix is not finite") }
         self.cameraToOutput = matrix
         var tables: ProfileRenderTables?
-        if recipe.applyProfileLook, let p = usedProfile, let t = ProfileRenderTables(profile: p, weight1: solution.weight1) {
+        if recipe.applyProfileLook, let p = usedProfile, let t = ProfileRenderTables(profile: p, weight1: solution.weight1, tripleIlluminantWeights: solution.tripleIlluminantWeights) {
             tables = t
             warnings += t.warnings
         }
@@ -278,7 +278,11 @@ public struct DevelopPlan: Sendable {
         lines.append("\(RenderStage.whiteBalance.label): neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
         if samplesPerPixel == 1 { lines.append("\(RenderStage.demosaic.label): \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
-        lines.append("\(RenderStage.colour.label): weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
+        if let w = color.tripleIlluminantWeights {
+            lines.append("\(RenderStage.colour.label): weights(ColorMatrix1/2/3) \(f(w.x)) \(f(w.y)) \(f(w.z)); ColorMatrix \(m(color.colorMatrix))")
+        } else {
+            lines.append("\(RenderStage.colour.label): weight(ColorMatrix1) \(f(color.weight1)); ColorMatrix \(m(color.colorMatrix))")
+        }
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
         if reference == nil {

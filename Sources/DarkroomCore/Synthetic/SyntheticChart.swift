@@ -42,6 +42,51 @@ public struct SyntheticChart: Sendable {
         /// calibration illuminants. With a general camera, FM interpolation is an approximation
         /// inherent to the DNG model (measured in the colour note).
         public var coneCamera: Bool = false
+        /// A third calibration set (DNG 1.6 triple-illuminant profile; only with `linear`). The
+        /// camera's response then differs per illuminant, as the triple model describes it:
+        /// `ColorMatrix1/2/3` = 0.8·X1·R, R, 1.1·X3·R (R the reference camera, X1/X3 the fixed
+        /// crosstalk matrices `tripleCrosstalk1/3`), and under a scene white the camera is
+        /// their blend with `DNGColorModel.tripleIlluminantWeights`. `CameraCalibration3` =
+        /// `cameraCalibration`; `ForwardMatrix3` with `forwardMatrix`.
+        public var third: ThirdCalibration?
+        /// With `third`: `ProfileHueSatMapDims` 6×2×1 and `ProfileHueSatMapData1/2/3`
+        /// (`tripleHueSatMap`), so a render applies their blend (not for `--tone linear` truth tests:
+        /// the tables change colours on purpose).
+        public var hueSatMaps: Bool = false
+
+        /// Set 3 of a triple-illuminant chart: its EXIF light source code and, for 255 (Other),
+        /// its x-y chromaticity (`IlluminantData3`).
+        public struct ThirdCalibration: Sendable, Equatable {
+            public var illuminant: Int
+            public var illuminantData: Chromaticity?
+            public init(illuminant: Int, illuminantData: Chromaticity? = nil) {
+                self.illuminant = illuminant; self.illuminantData = illuminantData
+            }
+        }
+
+        /// HueSatMap table `set` (1…3) of the triple-illuminant chart: 6 hue × 2 saturation
+        /// divisions × 1 value division, entries (hue shift °, saturation scale, value scale); the
+        /// grey column (saturation 0) is the identity, the saturated one differs per set and hue.
+        public static func tripleHueSatMap(_ set: Int) -> [Float] {
+            let shifts: [[Float]] = [[12, 12, 8, 8, 12, 12], [0, 5, -5, 0, 5, -5], [-10, -6, -10, -6, -10, -6]]
+            let sats: [Float] = [1.0, 0.92, 1.1]
+            let vals: [Float] = [1.0, 1.0, 0.97]
+            let k = min(max(set, 1), 3) - 1
+            return (0..<6).flatMap { h in [0, 1, 1] + [shifts[k][h], sats[k], vals[k]] }
+        }
+
+        /// Crosstalk of the triple-illuminant camera under illuminant 1 (see `third`).
+        public static let tripleCrosstalk1 = Matrix3([
+            1.04, -0.03, 0.0,
+            0.02, 0.98, 0.01,
+            0.0, 0.03, 0.96,
+        ])
+        /// Crosstalk of the triple-illuminant camera under illuminant 3 (see `third`).
+        public static let tripleCrosstalk3 = Matrix3([
+            0.93, 0.06, 0.01,
+            -0.02, 1.03, -0.02,
+            0.01, -0.05, 1.08,
+        ])
 
         public init(linear: Bool = false, forwardMatrix: Bool = false, cameraCalibration: Matrix3? = nil,
                     analogBalance: SIMD3<Double>? = nil, calibrationIlluminants: (Int, Int) = (17, 21)) {
@@ -64,6 +109,7 @@ public struct SyntheticChart: Sendable {
         public static func == (a: Camera, b: Camera) -> Bool {
             a.linear == b.linear && a.coneCamera == b.coneCamera && a.forwardMatrix == b.forwardMatrix && a.cameraCalibration == b.cameraCalibration
                 && a.analogBalance == b.analogBalance && a.calibrationIlluminants == b.calibrationIlluminants
+                && a.third == b.third && a.hueSatMaps == b.hueSatMaps
         }
     }
 
@@ -172,6 +218,8 @@ public struct SyntheticChart: Sendable {
     /// Rounds to 1/10000, as DNGWriter stores rationals, so the file holds exactly this metadata.
     static func q(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
     static func q(_ m: Matrix3) -> Matrix3 { Matrix3(m.m.map(q)) }
+    /// Rounds to 1/1,000,000, as DNGWriter stores IlluminantData x and y.
+    static func micro(_ v: Double) -> Double { (v * 1_000_000).rounded() / 1_000_000 }
 
     /// The Luther camera's tags (see `Camera`).
     private func linearProfile(_ p: inout CameraProfile, _ m: inout RawMetadata) {
@@ -188,15 +236,30 @@ public struct SyntheticChart: Sendable {
         m.cameraCalibration2 = cc
         p.colorMatrix1 = Self.q(0.8 * reference)
         p.colorMatrix2 = Self.q(reference)
+        if let third = camera.third {
+            p.colorMatrix1 = Self.q(0.8 * (Camera.tripleCrosstalk1 * reference))
+            p.colorMatrix3 = Self.q(1.1 * (Camera.tripleCrosstalk3 * reference))
+            p.calibrationIlluminant3 = third.illuminant
+            p.illuminantData3 = third.illuminantData.map { Chromaticity(x: Self.micro($0.x), y: Self.micro($0.y)) }
+            m.cameraCalibration3 = cc
+            if camera.hueSatMaps {
+                p.hueSatMapDims = [6, 2, 1]
+                p.hueSatMapData1 = Camera.tripleHueSatMap(1)
+                p.hueSatMapData2 = Camera.tripleHueSatMap(2)
+                p.hueSatMapData3 = Camera.tripleHueSatMap(3)
+            }
+        }
         guard camera.forwardMatrix else { return }
         func forward(_ code: Int) -> Matrix3? {
-            guard let w = ColorMath.lightSourceWhite(code), let rInv = reference.inverse else { return nil }
+            let white = code == 255 ? p.illuminantData3 : ColorMath.lightSourceWhite(code)
+            guard let w = white, let rInv = reference.inverse else { return nil }
             let fm = ColorMath.bradford(from: w, to: ColorMath.d50) * rInv * Matrix3.diagonal(reference * ColorMath.xyToXYZ(w))
             let sums = fm * SIMD3<Double>(1, 1, 1)
             return Self.q(Matrix3.diagonal(ColorMath.xyToXYZ(ColorMath.d50) / sums) * fm)
         }
         p.forwardMatrix1 = forward(camera.calibrationIlluminants.0)
         p.forwardMatrix2 = forward(camera.calibrationIlluminants.1)
+        if let third = camera.third { p.forwardMatrix3 = forward(third.illuminant) }
     }
 
     /// Black level per 2×2 CFA site, row-major: (0,0), (1,0), (0,1), (1,1).

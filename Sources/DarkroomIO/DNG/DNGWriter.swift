@@ -96,8 +96,13 @@ public enum DNGWriter {
     // MARK: - IFD0 tags
 
     static func writeCameraTags(_ md: RawMetadata, _ options: DNGWriteOptions, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
-        try t.set(TIFFTag.dngVersion, .bytes([1, 4, 0, 0]))
-        try t.set(TIFFTag.dngBackwardVersion, .bytes([1, 1, 0, 0]))
+        // DNG 1.6 tags (a third calibration, IlluminantData) raise DNGVersion to 1.6; illuminant
+        // 255 in set 1 or 2 also DNGBackwardVersion (DNG spec, compatibility issue 17).
+        let profile = md.profile
+        let other1or2 = profile?.calibrationIlluminant1 == 255 || profile?.calibrationIlluminant2 == 255
+        let dng16 = other1or2 || profile?.colorMatrix3 != nil || profile?.calibrationIlluminant3 != nil || md.cameraCalibration3 != nil
+        try t.set(TIFFTag.dngVersion, .bytes(dng16 ? [1, 6, 0, 0] : [1, 4, 0, 0]))
+        try t.set(TIFFTag.dngBackwardVersion, .bytes(other1or2 ? [1, 6, 0, 0] : [1, 1, 0, 0]))
         let model = md.uniqueCameraModel
             ?? [md.exif.make, md.exif.model].compactMap { $0 }.joined(separator: " ")
         try t.set(TIFFTag.uniqueCameraModel, .ascii(model.isEmpty ? "Unknown" : model))
@@ -118,6 +123,7 @@ public enum DNGWriter {
         if let v = md.analogBalance { try t.set(TIFFTag.analogBalance, .reals(v.map(q))) }
         if let m = md.cameraCalibration1 { try t.set(TIFFTag.cameraCalibration1, .reals(q(m))) }
         if let m = md.cameraCalibration2 { try t.set(TIFFTag.cameraCalibration2, .reals(q(m))) }
+        if let m = md.cameraCalibration3 { try t.set(TIFFTag.cameraCalibration3, .reals(q(m))) }
         if let s = md.cameraCalibrationSignature { try t.set(TIFFTag.cameraCalibrationSignature, .ascii(s)) }
         if let v = md.baselineExposure { try t.set(TIFFTag.baselineExposure, .reals([q(v)])) }
         if let v = md.baselineNoise { try t.set(TIFFTag.baselineNoise, .reals([q(v)])) }
@@ -131,9 +137,33 @@ public enum DNGWriter {
             if let m = p.forwardMatrix2 { try t.set(TIFFTag.forwardMatrix2, .reals(q(m))) }
             if let i = p.calibrationIlluminant1 { try t.set(TIFFTag.calibrationIlluminant1, .ints([UInt32(clamping: i)])) }
             if let i = p.calibrationIlluminant2 { try t.set(TIFFTag.calibrationIlluminant2, .ints([UInt32(clamping: i)])) }
+            if let m = p.colorMatrix3 { try t.set(TIFFTag.colorMatrix3, .reals(q(m))) }
+            if let m = p.forwardMatrix3 { try t.set(TIFFTag.forwardMatrix3, .reals(q(m))) }
+            if let i = p.calibrationIlluminant3 { try t.set(TIFFTag.calibrationIlluminant3, .ints([UInt32(clamping: i)])) }
+            let data = [(p.calibrationIlluminant1, p.illuminantData1, TIFFTag.illuminantData1),
+                        (p.calibrationIlluminant2, p.illuminantData2, TIFFTag.illuminantData2),
+                        (p.calibrationIlluminant3, p.illuminantData3, TIFFTag.illuminantData3)]
+            for (code, xy, tag) in data where code == 255 {
+                if let xy { try t.set(tag, .bytes(illuminantDataXY(xy))) }
+            }
+            if let dims = p.hueSatMapDims, dims.count == 3 {
+                try t.set(TIFFTag.profileHueSatMapDims, .ints(dims.map { UInt32(clamping: $0) }))
+                let tables = [(p.hueSatMapData1, TIFFTag.profileHueSatMapData1), (p.hueSatMapData2, TIFFTag.profileHueSatMapData2),
+                              (p.hueSatMapData3, TIFFTag.profileHueSatMapData3)]
+                for (table, tag) in tables { if let table { try t.set(tag, .reals(table.map(Double.init))) } }
+                if p.hueSatMapEncoding != 0 { try t.set(TIFFTag.profileHueSatMapEncoding, .ints([UInt32(clamping: p.hueSatMapEncoding)])) }
+            }
             if let n = p.name { try t.set(TIFFTag.profileName, .ascii(n)) }
             if let v = p.baselineExposureOffset { try t.set(TIFFTag.baselineExposureOffset, .reals([q(v)])) }
         }
+    }
+
+    /// `IlluminantData` of the x-y kind (DNG 1.6): SHORT 0, then x and y as RATIONALs with
+    /// denominator 1,000,000, in the file's byte order (libtiff's "w" mode writes the host's).
+    static func illuminantDataXY(_ xy: Chromaticity) -> [UInt8] {
+        func bytes<T: FixedWidthInteger>(_ v: T) -> [UInt8] { withUnsafeBytes(of: v) { Array($0) } }
+        func micro(_ v: Double) -> UInt32 { UInt32(clamping: Int64((min(max(v, 0), 1) * 1_000_000).rounded())) }
+        return bytes(UInt16(0)) + bytes(micro(xy.x)) + bytes(UInt32(1_000_000)) + bytes(micro(xy.y)) + bytes(UInt32(1_000_000))
     }
 
     static func currentDateTime() -> String {

@@ -65,6 +65,18 @@ struct LibTIFFWriter: ~Copyable {
         (UInt32(TIFFTag.noiseProfile), TIFF_DOUBLE, -1, true, "NoiseProfile"),
         (UInt32(TIFFTag.dateTimeOriginal), TIFF_ASCII, -1, false, "DateTimeOriginal"),
         (UInt32(TIFFTag.baselineExposureOffset), TIFF_SRATIONAL, 1, false, "BaselineExposureOffset"),
+        (UInt32(TIFFTag.calibrationIlluminant3), TIFF_SHORT, 1, false, "CalibrationIlluminant3"),
+        (UInt32(TIFFTag.cameraCalibration3), TIFF_SRATIONAL, -1, true, "CameraCalibration3"),
+        (UInt32(TIFFTag.colorMatrix3), TIFF_SRATIONAL, -1, true, "ColorMatrix3"),
+        (UInt32(TIFFTag.forwardMatrix3), TIFF_SRATIONAL, -1, true, "ForwardMatrix3"),
+        (UInt32(TIFFTag.illuminantData1), TIFF_UNDEFINED, -3, true, "IlluminantData1"),
+        (UInt32(TIFFTag.illuminantData2), TIFF_UNDEFINED, -3, true, "IlluminantData2"),
+        (UInt32(TIFFTag.illuminantData3), TIFF_UNDEFINED, -3, true, "IlluminantData3"),
+        (UInt32(TIFFTag.profileHueSatMapDims), TIFF_LONG, 3, false, "ProfileHueSatMapDims"),
+        (UInt32(TIFFTag.profileHueSatMapData1), TIFF_FLOAT, -1, true, "ProfileHueSatMapData1"),
+        (UInt32(TIFFTag.profileHueSatMapData2), TIFF_FLOAT, -1, true, "ProfileHueSatMapData2"),
+        (UInt32(TIFFTag.profileHueSatMapData3), TIFF_FLOAT, -1, true, "ProfileHueSatMapData3"),
+        (UInt32(TIFFTag.profileHueSatMapEncoding), TIFF_LONG, 1, false, "ProfileHueSatMapEncoding"),
     ]
 
     /// Registers the custom fields libtiff does not already know for the current directory.
