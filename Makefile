@@ -84,7 +84,7 @@ fuzz: deps swift
 	@for t in $(FUZZ_TARGETS); do \
 	    echo "== $$t ($(FUZZ_SECONDS) s)"; \
 	    (set -o pipefail; cd out/fuzz/$$t && SWIFT_BACKTRACE=enable=no ../../../.build-fuzz/debug/$$t \
-	        -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=20 -print_final_stats=1 \
+	        -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=60 -print_final_stats=1 \
 	        -artifact_prefix=./ corpus seeds 2>&1 | grep -v "^INFO: \|^#[0-9]" | tail -n 20) || exit 1; \
 	done
 
