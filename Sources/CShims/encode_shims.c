@@ -83,13 +83,6 @@ void dr_enc_tiff_memory_free(void *state) {
     free(m);
 }
 
-int dr_enc_tiff_set_u16(struct tiff *t, unsigned tag, unsigned short v) { return TIFFSetField(t, tag, v); }
-int dr_enc_tiff_set_u32(struct tiff *t, unsigned tag, unsigned v) { return TIFFSetField(t, tag, (uint32_t)v); }
-int dr_enc_tiff_set_double(struct tiff *t, unsigned tag, double v) { return TIFFSetField(t, tag, v); }
-int dr_enc_tiff_set_string(struct tiff *t, unsigned tag, const char *s) { return TIFFSetField(t, tag, s); }
-int dr_enc_tiff_set_bytes(struct tiff *t, unsigned tag, unsigned count, const void *bytes) {
-    return TIFFSetField(t, tag, (uint32_t)count, bytes);
-}
 
 int dr_enc_tiff_get_u16(struct tiff *t, unsigned tag, unsigned short *v) {
     uint16_t x = 0;

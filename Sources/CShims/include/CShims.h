@@ -30,14 +30,9 @@ struct tiff *dr_enc_tiff_open_memory(const unsigned char *data, size_t size, int
 /// The bytes written so far (valid until dr_enc_tiff_memory_free).
 const unsigned char *dr_enc_tiff_memory_bytes(void *state, size_t *size);
 void dr_enc_tiff_memory_free(void *state);
-int dr_enc_tiff_set_u16(struct tiff *t, unsigned tag, unsigned short v);
-int dr_enc_tiff_set_u32(struct tiff *t, unsigned tag, unsigned v);
-int dr_enc_tiff_set_double(struct tiff *t, unsigned tag, double v);
-int dr_enc_tiff_set_string(struct tiff *t, unsigned tag, const char *s);
-/// For counted tags such as TIFFTAG_ICCPROFILE (uint32 count, void *data).
-int dr_enc_tiff_set_bytes(struct tiff *t, unsigned tag, unsigned count, const void *bytes);
 int dr_enc_tiff_get_u16(struct tiff *t, unsigned tag, unsigned short *v);
 int dr_enc_tiff_get_u32(struct tiff *t, unsigned tag, unsigned *v);
 int dr_enc_tiff_get_string(struct tiff *t, unsigned tag, const char **s);
+/// For counted tags such as TIFFTAG_ICCPROFILE (uint32 count, void *data).
 int dr_enc_tiff_get_bytes(struct tiff *t, unsigned tag, unsigned *count, const void **bytes);
 #endif

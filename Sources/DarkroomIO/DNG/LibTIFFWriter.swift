@@ -1,8 +1,10 @@
 import CShims
 import CTIFF
 
-/// An open libtiff handle for writing, with one error path: every libtiff return code goes
-/// through `check`, which turns it into `TIFFError.writeFailed` carrying libtiff's last message
+/// The one libtiff wrapper: a handle on a file being written (DNGs), on a TIFF being built in
+/// memory (TIFF outputs and stage dumps: `inMemory`, `finish(strips:…)`) or on TIFF bytes being
+/// read (`reading`, the inspector), with one error path: every libtiff return code goes through
+/// `check`, which turns it into `TIFFError.writeFailed` carrying libtiff's last message
 /// (captured by the CShims handlers instead of being printed).
 ///
 /// Values are passed to libtiff's variadic setter according to the field's own description
@@ -11,8 +13,14 @@ import CTIFF
 /// `TIFFMergeFieldInfo` (again after each directory, because libtiff resets its field table).
 struct LibTIFFWriter: ~Copyable {
     private let tif: OpaquePointer
+    /// The in-memory buffer's state (`dr_enc_tiff_open_memory`), for memory handles.
+    private let memory: UnsafeMutableRawPointer?
+    /// The bytes a reading handle reads in place (owned, freed with the handle).
+    private let input: UnsafeMutableBufferPointer<UInt8>?
 
-    private init(tif: OpaquePointer) { self.tif = tif }
+    private init(tif: OpaquePointer, memory: UnsafeMutableRawPointer? = nil, input: UnsafeMutableBufferPointer<UInt8>? = nil) {
+        self.tif = tif; self.memory = memory; self.input = input
+    }
 
     /// Creates (truncates) `path` for writing.
     static func open(path: String) throws(TIFFError) -> LibTIFFWriter {
@@ -24,15 +32,49 @@ struct LibTIFFWriter: ~Copyable {
         return writer
     }
 
-    deinit { TIFFClose(tif) }
+    /// A new, empty TIFF in memory for writing; `finish(strips:…)` or `writtenBytes` give its bytes.
+    static func inMemory() throws(TIFFError) -> LibTIFFWriter {
+        dr_tiff_install_handlers()
+        dr_tiff_clear_error()
+        var state: UnsafeMutableRawPointer?
+        guard let t = dr_enc_tiff_open_memory(nil, 0, 1, &state) else {
+            throw .writeFailed(reason: "TIFFClientOpen: \(lastError(or: "cannot open a memory TIFF"))")
+        }
+        return LibTIFFWriter(tif: t, memory: state)
+    }
+
+    /// A handle reading `bytes` (copied once; libtiff reads the copy in place).
+    static func reading(_ bytes: [UInt8]) throws(TIFFError) -> LibTIFFWriter {
+        dr_tiff_install_handlers()
+        dr_tiff_clear_error()
+        let copy = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(bytes.count, 1))
+        _ = copy.initialize(from: bytes)
+        var state: UnsafeMutableRawPointer?
+        guard let t = dr_enc_tiff_open_memory(copy.baseAddress, bytes.count, 0, &state) else {
+            copy.deallocate()
+            throw .unreadable(reason: lastError(or: "not a TIFF libtiff can open"))
+        }
+        return LibTIFFWriter(tif: t, memory: state, input: copy)
+    }
+
+    deinit {
+        TIFFClose(tif)
+        dr_enc_tiff_memory_free(memory)
+        input?.deallocate()
+    }
 
     /// Flushes and closes; throws if the flush failed.
     consuming func close() throws(TIFFError) {
         let ok = TIFFFlush(tif)
         TIFFClose(tif)
+        dr_enc_tiff_memory_free(memory)
+        input?.deallocate()
         discard self
         try Self.check(ok, "flush")
     }
+
+    /// The libtiff handle, for reads this wrapper does not cover (scanlines).
+    var handle: OpaquePointer { tif }
 
     static func lastError(or fallback: String) -> String {
         let message = String(cString: dr_tiff_last_error())
@@ -174,6 +216,12 @@ struct LibTIFFWriter: ~Copyable {
         try Self.check(ok, what)
     }
 
+    /// Sets an ASCII `tag` unless `text` is nil or empty (optional EXIF-like fields).
+    func set(_ tag: UInt16, ascii text: String?) throws(TIFFError) {
+        guard let text, !text.isEmpty else { return }
+        try set(tag, .ascii(text))
+    }
+
     /// Declares one SubIFD to be written after the current directory.
     func setOneSubIFD() throws(TIFFError) {
         var offsets: [UInt64] = [0]
@@ -214,5 +262,47 @@ struct LibTIFFWriter: ~Copyable {
     func writeDirectory() throws(TIFFError) {
         try Self.check(TIFFWriteDirectory(tif), "TIFFWriteDirectory")
         try registerMissingFields()
+    }
+
+    // MARK: - Memory TIFFs
+
+    /// The bytes written to a memory handle so far (after `TIFFWriteDirectory`/`TIFFFlush`).
+    func writtenBytes() -> [UInt8] {
+        var size = 0
+        guard let p = dr_enc_tiff_memory_bytes(memory, &size), size > 0 else { return [] }
+        return Array(UnsafeBufferPointer(start: p, count: size))
+    }
+
+    /// Writes `samples` (`height` rows of `rowBytes` bytes) as strips of `rowsPerStrip` rows,
+    /// then the directory, and returns the memory TIFF's bytes.
+    func finish(strips samples: UnsafeRawBufferPointer, rowBytes: Int, height: Int, rowsPerStrip: Int) throws(TIFFError) -> [UInt8] {
+        guard let base = samples.baseAddress, rowBytes > 0, rowsPerStrip > 0, samples.count >= rowBytes * height else {
+            throw .invalidInput(reason: "\(samples.count) bytes for \(height) rows of \(rowBytes)")
+        }
+        var strip = 0, row = 0
+        while row < height {
+            let rows = min(rowsPerStrip, height - row)
+            try writeStrip(strip, UnsafeRawBufferPointer(start: base + row * rowBytes, count: rows * rowBytes))
+            strip += 1; row += rows
+        }
+        try Self.check(TIFFWriteDirectory(tif), "TIFFWriteDirectory")
+        try Self.check(TIFFFlush(tif) == 1 ? 1 : 0, "TIFFFlush")
+        return writtenBytes()
+    }
+
+    // MARK: - Reading fields
+
+    func u16(_ tag: Int32) -> UInt16? { var v: UInt16 = 0; return dr_enc_tiff_get_u16(tif, UInt32(tag), &v) == 1 ? v : nil }
+    func u32(_ tag: Int32) -> UInt32? { var v: UInt32 = 0; return dr_enc_tiff_get_u32(tif, UInt32(tag), &v) == 1 ? v : nil }
+    func string(_ tag: Int32) -> String? {
+        var p: UnsafePointer<CChar>?
+        guard dr_enc_tiff_get_string(tif, UInt32(tag), &p) == 1, let p else { return nil }
+        return String(cString: p)
+    }
+    func bytes(_ tag: Int32) -> [UInt8]? {
+        var n: UInt32 = 0
+        var p: UnsafeRawPointer?
+        guard dr_enc_tiff_get_bytes(tif, UInt32(tag), &n, &p) == 1, let p else { return nil }
+        return Array(UnsafeRawBufferPointer(start: p, count: Int(n)))
     }
 }

@@ -99,25 +99,32 @@ public enum StageDump {
         guard w > 0, h > 0, spp == 1 || spp == 3, image.pixels.count == w * h * spp else {
             throw .invalidImage(format: "TIFF", reason: "stage image \(w)x\(h)x\(spp) holds \(image.pixels.count) samples")
         }
-        let tiff = try MemoryTIFF()
+        do throws(TIFFError) {
+            return try stageTIFF(image, deflate: deflate)
+        } catch { throw .library(format: "TIFF", call: "libtiff", message: error.description) }
+    }
+
+    private static func stageTIFF(_ image: StageImage, deflate: Bool) throws(TIFFError) -> [UInt8] {
+        let (w, h, spp) = (image.width, image.height, image.planes)
+        let tiff = try LibTIFFWriter.inMemory()
         let rowBytes = w * spp * 2
         let rowsPerStrip = max(1, 65536 / rowBytes)
-        try tiff.set(TIFFTAG_IMAGEWIDTH, u32: UInt32(w))
-        try tiff.set(TIFFTAG_IMAGELENGTH, u32: UInt32(h))
-        try tiff.set(TIFFTAG_BITSPERSAMPLE, u16: 16)
-        try tiff.set(TIFFTAG_SAMPLESPERPIXEL, u16: UInt16(spp))
-        try tiff.set(TIFFTAG_PHOTOMETRIC, u16: UInt16(spp == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB))
-        try tiff.set(TIFFTAG_PLANARCONFIG, u16: UInt16(PLANARCONFIG_CONTIG))
-        try tiff.set(TIFFTAG_ROWSPERSTRIP, u32: UInt32(rowsPerStrip))
+        try tiff.set(UInt16(TIFFTAG_IMAGEWIDTH), .ints([UInt32(w)]))
+        try tiff.set(UInt16(TIFFTAG_IMAGELENGTH), .ints([UInt32(h)]))
+        try tiff.set(UInt16(TIFFTAG_BITSPERSAMPLE), .ints([UInt32(16)]))
+        try tiff.set(UInt16(TIFFTAG_SAMPLESPERPIXEL), .ints([UInt32(spp)]))
+        try tiff.set(UInt16(TIFFTAG_PHOTOMETRIC), .ints([UInt32(UInt16(spp == 1 ? PHOTOMETRIC_MINISBLACK : PHOTOMETRIC_RGB))]))
+        try tiff.set(UInt16(TIFFTAG_PLANARCONFIG), .ints([UInt32(PLANARCONFIG_CONTIG)]))
+        try tiff.set(UInt16(TIFFTAG_ROWSPERSTRIP), .ints([UInt32(rowsPerStrip)]))
         if deflate {
-            try tiff.set(TIFFTAG_COMPRESSION, u16: UInt16(COMPRESSION_ADOBE_DEFLATE))
-            try tiff.set(TIFFTAG_PREDICTOR, u16: UInt16(PREDICTOR_HORIZONTAL))
+            try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_ADOBE_DEFLATE)]))
+            try tiff.set(UInt16(TIFFTAG_PREDICTOR), .ints([UInt32(PREDICTOR_HORIZONTAL)]))
         } else {
-            try tiff.set(TIFFTAG_COMPRESSION, u16: UInt16(COMPRESSION_NONE))
+            try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_NONE)]))
         }
-        try tiff.set(TIFFTAG_SOFTWARE, string: "Darkroom \(DarkroomVersion.string)")
+        try tiff.set(UInt16(TIFFTAG_SOFTWARE), ascii: "Darkroom \(DarkroomVersion.string)")
         return try image.pixels.withUnsafeBytes { b in
-            Result { () throws(EncodeError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
+            Result { () throws(TIFFError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
         }.get()
     }
 

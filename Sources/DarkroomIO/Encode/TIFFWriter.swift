@@ -26,36 +26,43 @@ public enum TIFFWriter {
         case 8, 16: throw .invalidImage(format: "TIFF", reason: "pixel buffer does not hold \(w)x\(h) RGB samples")
         default: throw .invalidImage(format: "TIFF", reason: "\(bits) bits per sample (8 or 16 supported)")
         }
-        let tiff = try MemoryTIFF()
+        do throws(TIFFError) { return try write(image, options: options) } catch {
+            throw .library(format: "TIFF", call: "libtiff", message: error.description)
+        }
+    }
+
+    private static func write(_ image: RenderedImage, options: TIFFOptions) throws(TIFFError) -> [UInt8] {
+        let w = image.width, h = image.height, bits = image.bitsPerSample
+        let tiff = try LibTIFFWriter.inMemory()
         let rowBytes = w * 3 * bits / 8
         let rowsPerStrip = max(1, 65536 / rowBytes)
-        try tiff.set(TIFFTAG_IMAGEWIDTH, u32: UInt32(w))
-        try tiff.set(TIFFTAG_IMAGELENGTH, u32: UInt32(h))
-        try tiff.set(TIFFTAG_BITSPERSAMPLE, u16: UInt16(bits))
-        try tiff.set(TIFFTAG_SAMPLESPERPIXEL, u16: 3)
-        try tiff.set(TIFFTAG_PHOTOMETRIC, u16: UInt16(PHOTOMETRIC_RGB))
-        try tiff.set(TIFFTAG_PLANARCONFIG, u16: UInt16(PLANARCONFIG_CONTIG))
-        try tiff.set(TIFFTAG_ORIENTATION, u16: UInt16(ORIENTATION_TOPLEFT))
-        try tiff.set(TIFFTAG_ROWSPERSTRIP, u32: UInt32(rowsPerStrip))
-        try tiff.set(TIFFTAG_XRESOLUTION, double: 72)
-        try tiff.set(TIFFTAG_YRESOLUTION, double: 72)
-        try tiff.set(TIFFTAG_RESOLUTIONUNIT, u16: UInt16(RESUNIT_INCH))
+        try tiff.set(UInt16(TIFFTAG_IMAGEWIDTH), .ints([UInt32(w)]))
+        try tiff.set(UInt16(TIFFTAG_IMAGELENGTH), .ints([UInt32(h)]))
+        try tiff.set(UInt16(TIFFTAG_BITSPERSAMPLE), .ints([UInt32(bits)]))
+        try tiff.set(UInt16(TIFFTAG_SAMPLESPERPIXEL), .ints([UInt32(3)]))
+        try tiff.set(UInt16(TIFFTAG_PHOTOMETRIC), .ints([UInt32(PHOTOMETRIC_RGB)]))
+        try tiff.set(UInt16(TIFFTAG_PLANARCONFIG), .ints([UInt32(PLANARCONFIG_CONTIG)]))
+        try tiff.set(UInt16(TIFFTAG_ORIENTATION), .ints([UInt32(ORIENTATION_TOPLEFT)]))
+        try tiff.set(UInt16(TIFFTAG_ROWSPERSTRIP), .ints([UInt32(rowsPerStrip)]))
+        try tiff.set(UInt16(TIFFTAG_XRESOLUTION), .reals([72]))
+        try tiff.set(UInt16(TIFFTAG_YRESOLUTION), .reals([72]))
+        try tiff.set(UInt16(TIFFTAG_RESOLUTIONUNIT), .ints([UInt32(RESUNIT_INCH)]))
         if options.deflate {
-            try tiff.set(TIFFTAG_COMPRESSION, u16: UInt16(COMPRESSION_ADOBE_DEFLATE))
-            try tiff.set(TIFFTAG_PREDICTOR, u16: UInt16(PREDICTOR_HORIZONTAL))
+            try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_ADOBE_DEFLATE)]))
+            try tiff.set(UInt16(TIFFTAG_PREDICTOR), .ints([UInt32(PREDICTOR_HORIZONTAL)]))
         } else {
-            try tiff.set(TIFFTAG_COMPRESSION, u16: UInt16(COMPRESSION_NONE))
+            try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_NONE)]))
         }
-        try tiff.set(TIFFTAG_MAKE, string: image.exif.make)
-        try tiff.set(TIFFTAG_MODEL, string: image.exif.model)
-        try tiff.set(TIFFTAG_SOFTWARE, string: "Darkroom \(DarkroomVersion.string)")
-        try tiff.set(TIFFTAG_DATETIME, string: options.dateTime ?? ExifWriter.dateTimeNow())
-        try tiff.set(TIFFTAG_ARTIST, string: image.exif.artist)
-        try tiff.set(TIFFTAG_COPYRIGHT, string: image.exif.copyright)
-        try tiff.set(TIFFTAG_ICCPROFILE, bytes: image.iccProfile)
+        try tiff.set(UInt16(TIFFTAG_MAKE), ascii: image.exif.make)
+        try tiff.set(UInt16(TIFFTAG_MODEL), ascii: image.exif.model)
+        try tiff.set(UInt16(TIFFTAG_SOFTWARE), ascii: "Darkroom \(DarkroomVersion.string)")
+        try tiff.set(UInt16(TIFFTAG_DATETIME), ascii: options.dateTime ?? ExifWriter.dateTimeNow())
+        try tiff.set(UInt16(TIFFTAG_ARTIST), ascii: image.exif.artist)
+        try tiff.set(UInt16(TIFFTAG_COPYRIGHT), ascii: image.exif.copyright)
+        try tiff.set(UInt16(TIFFTAG_ICCPROFILE), .bytes(image.iccProfile))
 
-        func strips(_ b: UnsafeRawBufferPointer) -> Result<[UInt8], EncodeError> {
-            Result { () throws(EncodeError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
+        func strips(_ b: UnsafeRawBufferPointer) -> Result<[UInt8], TIFFError> {
+            Result { () throws(TIFFError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
         }
         return try (bits == 8 ? image.pixels8.withUnsafeBytes(strips) : image.pixels16.withUnsafeBytes(strips)).get()
     }
