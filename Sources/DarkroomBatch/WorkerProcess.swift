@@ -36,11 +36,8 @@ final class WorkerProcess {
         case interrupted
     }
 
-    /// Starts a worker from `executable` (a `darkroom` binary; normally `/proc/self/exe`).
-    static func spawn(executable: String) -> Result<WorkerProcess, BatchError> {
-        // Pipes are created close-on-exec under one lock with the spawn, so no worker inherits
-        // another worker's pipe ends (which would hide its end of input).
-        spawnLock.lock(); defer { spawnLock.unlock() }
+    /// The job and reply pipes ([read, write] each), close-on-exec; call under `spawnLock`.
+    private static func makePipes() -> Result<(jobs: [Int32], replies: [Int32]), BatchError> {
         var jobs: [Int32] = [0, 0], replies: [Int32] = [0, 0]
         guard pipe(&jobs) == 0 else { return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))")) }
         guard pipe(&replies) == 0 else {
@@ -48,6 +45,19 @@ final class WorkerProcess {
             return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))"))
         }
         for fd in jobs + replies { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return .success((jobs, replies))
+    }
+
+    /// Starts a worker from `executable` (a `darkroom` binary; normally `/proc/self/exe`).
+    static func spawn(executable: String) -> Result<WorkerProcess, BatchError> {
+        // Pipes are created close-on-exec under one lock with the spawn, so no worker inherits
+        // another worker's pipe ends (which would hide its end of input).
+        spawnLock.lock(); defer { spawnLock.unlock() }
+        let jobs: [Int32], replies: [Int32]
+        switch makePipes() {
+        case .success(let p): (jobs, replies) = p
+        case .failure(let e): return .failure(e)
+        }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -78,13 +88,11 @@ final class WorkerProcess {
     /// Starts the worker loop on a thread of this process (see the type's description).
     static func startInProcess() -> Result<WorkerProcess, BatchError> {
         spawnLock.lock(); defer { spawnLock.unlock() }
-        var jobs: [Int32] = [0, 0], replies: [Int32] = [0, 0]
-        guard pipe(&jobs) == 0 else { return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))")) }
-        guard pipe(&replies) == 0 else {
-            close(jobs[0]); close(jobs[1])
-            return .failure(.io("cannot create a pipe: \(String(cString: strerror(errno)))"))
+        let jobs: [Int32], replies: [Int32]
+        switch makePipes() {
+        case .success(let p): (jobs, replies) = p
+        case .failure(let e): return .failure(e)
         }
-        for fd in jobs + replies { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
         let ended = DispatchSemaphore(value: 0)
         let (jobsIn, repliesOut) = (jobs[0], replies[1])
         let t = Thread {
