@@ -103,6 +103,28 @@ struct ProfileGainTableMapTests {
         #expect(r[3] == 1)   // 0.9 × ~2.7 pinned to 1
     }
 
+    /// The eight-lane kernel gives bit for bit the scalar gain, for every start column (so how a
+    /// row splits into groups of eight cannot change a pixel), with and without gamma, including
+    /// lanes beyond the image edge.
+    @Test(arguments: [Float(1), 2.2])
+    func eightLanesEqualTheScalarGain(gamma: Float) throws {
+        let m = try Self.affineMap(weights: [0.2, 0.3, 0.1, 0.15, 0.25], gamma: gamma)
+        let s = ProfileGainTableMap.Sampler(map: m, imageWidth: 10, imageHeight: 6, weightScale: 1.3)
+        for y in 0..<6 {
+            for x0 in -3..<8 {
+                var r = SIMD8<Float>(), g = r, b = r
+                for l in 0..<8 {
+                    r[l] = Float((x0 + 3 * l + y) % 7) / 6; g[l] = Float((l * 5 + y) % 9) / 8; b[l] = l == 3 ? 0 : 0.37
+                }
+                let v = m.gains.withUnsafeBufferPointer { s.gain8($0, row: s.row(y), x: x0, r: r, g: g, b: b) }
+                for l in 0..<8 {
+                    let scalar = m.gain(x: x0 + l, y: y, width: 10, height: 6, r: r[l], g: g[l], b: b[l], weightScale: 1.3)
+                    #expect(v[l] == scalar, "x \(x0 + l) y \(y)")
+                }
+            }
+        }
+    }
+
     @Test func integerEncodingsFollowGainMinMax() {
         // Spec example: GainMin 0.7, GainMax 2.3, 8-bit: 0 → 0.7, 255 → 2.3; 51 → 0.7 + 0.2 · 1.6.
         let u8 = ProfileGainTableMap.DataType.unsigned8, u16 = ProfileGainTableMap.DataType.unsigned16

@@ -239,8 +239,9 @@ public struct ReferenceLook: Sendable {
     typealias MapPosition = (sampler: ProfileGainTableMap.Sampler, row: ProfileGainTableMap.Sampler.Row, x: Int,
                              gains: UnsafeBufferPointer<Float>)
 
-    /// Stages 1, 3, 5, 6 on eight pixels at a time (a short group is padded, so every pixel
-    /// takes the same operations wherever a row splits: bytes never depend on tile size). The
+    /// Stages 1, 2b, 3, 5, 6 on eight pixels at a time (a short group is padded, so every pixel
+    /// takes the same operations wherever a row splits: bytes never depend on tile size; the gain
+    /// table map runs per lane, a function of the pixel's own position and value). The
     /// ramp is evaluated in Float and the RGB tone in its branch-free form (curve on max and min,
     /// every channel at its relative position between them), which equals the SDK's case
     /// analysis up to float rounding (≤ 1e-6).
@@ -283,11 +284,9 @@ public struct ReferenceLook: Sendable {
                 var g = pin(a[3] * cr + a[4] * cg + a[5] * cb)
                 var b = pin(a[6] * cr + a[7] * cg + a[8] * cb)
                 if let p = position {
-                    // Per pixel (table reads); padding lanes are left alone.
-                    for l in 0..<n {
-                        let k = p.sampler.gain(p.gains, row: p.row, column: p.sampler.column(p.x + x + l), r: r[l], g: g[l], b: b[l])
-                        r[l] = min(r[l] * k, 1); g[l] = min(g[l] * k, 1); b[l] = min(b[l] * k, 1)
-                    }
+                    // Eight lanes at once (table reads per lane); padding lanes are discarded.
+                    let k = p.sampler.gain8(p.gains, row: p.row, x: p.x + x, r: r, g: g, b: b)
+                    r = pin(r * k); g = pin(g * k); b = pin(b * k)
                 }
                 r = rampV(r); g = rampV(g); b = rampV(b)
                 var mx = r.replacing(with: g, where: g .> r), mn = r.replacing(with: g, where: g .< r)
