@@ -256,9 +256,6 @@ public struct ProfileGainTableMap: Sendable, Equatable {
             var m = (px / widthF - Float(map.originH)) / Float(map.spacingH)
             m.replace(with: Float(map.pointsH - 1), where: m .> Float(map.pointsH - 1))
             m.replace(with: 0, where: .!(m .>= 0))
-            let c0 = SIMD8<Int32>(m, rounding: .towardZero)
-            let c1 = c0 &+ SIMD8<Int32>(repeating: 1)
-            let xf = m - V(c0)
             // Table input: as `tableInput`, per lane.
             var lo = r.replacing(with: g, where: g .< r), hi = r.replacing(with: g, where: g .> r)
             lo.replace(with: b, where: b .< lo); hi.replace(with: b, where: b .> hi)
@@ -268,20 +265,21 @@ public struct ProfileGainTableMap: Sendable, Equatable {
             ti.replace(with: 0, where: .!(ti .>= 0))
             if gamma != 1 { for l in 0..<8 { ti[l] = powf(ti[l], gamma) } }
             let ws = ti * Float(n)
-            var i0 = SIMD8<Int32>(ws, rounding: .towardZero)
-            i0.replace(with: Int32(n - 1), where: i0 .> Int32(n - 1))
-            var i1 = i0 &+ 1
-            i1.replace(with: Int32(n - 1), where: i1 .> Int32(n - 1))
-            let wf = ws - V(i0)
+            // Indices per lane with scalar conversions (the generic SIMD float → integer
+            // conversion is far slower); fractions as in `gain`.
+            var xf = V(), wf = V()
             var e000 = V(), e001 = V(), e010 = V(), e011 = V(), e100 = V(), e101 = V(), e110 = V(), e111 = V()
-            let lastColumn = Int32(map.pointsH - 1)
+            let lastColumn = map.pointsH - 1
             for l in 0..<8 {
-                let a = Int(c0[l]) * n, bb = Int(min(c1[l], lastColumn)) * n
-                let w0l = Int(i0[l]), w1l = Int(i1[l])
-                e000[l] = t[row.o0 + a + w0l]; e001[l] = t[row.o0 + a + w1l]
-                e010[l] = t[row.o0 + bb + w0l]; e011[l] = t[row.o0 + bb + w1l]
-                e100[l] = t[row.o1 + a + w0l]; e101[l] = t[row.o1 + a + w1l]
-                e110[l] = t[row.o1 + bb + w0l]; e111[l] = t[row.o1 + bb + w1l]
+                let c0 = Int(m[l]), c1 = min(c0 + 1, lastColumn)
+                xf[l] = m[l] - Float(c0)
+                let i0 = min(Int(ws[l]), n - 1), i1 = min(i0 + 1, n - 1)
+                wf[l] = ws[l] - Float(i0)
+                let a = c0 * n, bb = c1 * n
+                e000[l] = t[row.o0 + a + i0]; e001[l] = t[row.o0 + a + i1]
+                e010[l] = t[row.o0 + bb + i0]; e011[l] = t[row.o0 + bb + i1]
+                e100[l] = t[row.o1 + a + i0]; e101[l] = t[row.o1 + a + i1]
+                e110[l] = t[row.o1 + bb + i0]; e111[l] = t[row.o1 + bb + i1]
             }
             @inline(__always) func lerp(_ a: V, _ b: V, _ f: V) -> V { a + f * (b - a) }
             let g00 = lerp(e000, e001, wf), g01 = lerp(e010, e011, wf)
