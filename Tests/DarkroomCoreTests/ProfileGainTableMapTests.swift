@@ -1,5 +1,6 @@
 import DarkroomCore
 import DarkroomFormats
+import Foundation
 import Testing
 
 /// `ProfileGainTableMap` against values worked out by hand from the DNG 1.7.1 specification's
@@ -122,6 +123,19 @@ struct ProfileGainTableMapTests {
                     #expect(v[l] == scalar, "x \(x0 + l) y \(y)")
                 }
             }
+        }
+    }
+
+    /// JSON (metadata sent to batch workers, `info --json`) round-trips, and decoding runs the
+    /// same checks as reading a file.
+    @Test func codableRoundTripAndCheckedDecoding() throws {
+        let m = try Self.affineMap(gamma: 2.2)
+        let json = try JSONEncoder().encode(m)
+        #expect(try JSONDecoder().decode(ProfileGainTableMap.self, from: json) == m)
+        let bad = try #require(String(data: json, encoding: .utf8)).replacingOccurrences(of: "\"pointsN\":4", with: "\"pointsN\":5")
+        #expect(bad != String(data: json, encoding: .utf8))
+        #expect(throws: ProfileGainTableMap.Invalid.gainCount(found: 24, expected: 30)) {
+            try JSONDecoder().decode(ProfileGainTableMap.self, from: Data(bad.utf8))
         }
     }
 
