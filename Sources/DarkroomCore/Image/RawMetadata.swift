@@ -55,6 +55,9 @@ public struct CameraProfile: Sendable, Equatable, Codable {
     public var defaultBlackRender: Int?
     public var embedPolicy: Int?
     public var copyright: String?
+    /// `ProfileGainTableMap2` of this profile (DNG 1.7): when this profile renders, it replaces the
+    /// file's map (`RawMetadata.profileGainTableMap`).
+    public var profileGainTableMap: ProfileGainTableMap?
 
     public init() {}
 }
@@ -169,6 +172,9 @@ public struct RawMetadata: Sendable, Equatable, Codable {
     public var profile: CameraProfile?
     /// Further profiles from `ExtraCameraProfiles`.
     public var extraProfiles: [CameraProfile] = []
+    /// The file's gain table map: IFD 0's `ProfileGainTableMap2` (or `ProfileGainTableMap`), else
+    /// the raw IFD's. Used unless the rendering profile has its own.
+    public var profileGainTableMap: ProfileGainTableMap?
 
     /// `OpcodeList1/2/3` exactly as stored (big-endian byte streams).
     public var opcodeList1: [UInt8]?

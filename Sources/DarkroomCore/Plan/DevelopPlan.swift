@@ -53,6 +53,10 @@ public struct DevelopPlan: Sendable {
     public let proPhotoToOutput: Matrix3
     /// Total exposure applied, in stops (baseline + offset + user).
     public let exposureStops: Double
+    /// The ProfileGainTableMap(2) to apply (the rendering profile's, else the file's), resolved for
+    /// this image's size and BaselineExposure; nil without one, with `--tone linear`, or when
+    /// `recipe.applyProfileLook` is off. See `gainTableMapSampler`.
+    public let gainTableMap: ProfileGainTableMap.Sampler?
     /// With `--tone reference`: the DNG SDK renderer's stages 6–8 (`ReferenceLook`), which then
     /// replace the matrix, gamut, profile-table and tone stages.
     public let reference: ReferenceLook?
@@ -183,10 +187,14 @@ public struct DevelopPlan: Sendable {
             warnings += t.warnings
         }
         self.profileTables = tables?.hasTables == true && recipe.tone != .reference ? tables : nil
+        let gainMap = Self.gainTableMapSampler(metadata: metadata, profile: usedProfile, recipe: recipe, width: width, height: height,
+                                               exposureStops: stops)
+        self.gainTableMap = gainMap
         self.reference = recipe.tone == .reference
             ? ReferenceLook(balancedCameraToXYZD50: solution.cameraToXYZD50 * balancedToCamera, tables: tables,
                             profileToneCurve: recipe.applyProfileLook ? usedProfile?.toneCurve : nil,
-                            exposureStops: stops, defaultBlackRender: usedProfile?.defaultBlackRender, space: space)
+                            exposureStops: stops, defaultBlackRender: usedProfile?.defaultBlackRender, space: space,
+                            gainTableMap: gainMap)
             : nil
         let proPhoto = OutputColorSpace.prophotoLinear
         self.cameraToProPhoto = pow(2, stops) * (proPhoto.xyzD50ToLinearRGB * solution.cameraToXYZD50 * balancedToCamera)
@@ -240,6 +248,34 @@ public struct DevelopPlan: Sendable {
         self.warnings = warnings
     }
 
+    /// The gain table map a render applies (DNG 1.7.1 precedence: the rendering profile's
+    /// ProfileGainTableMap2, else the file's — IFD 0's, else the raw IFD's), over the whole
+    /// `width × height` stage-3 image (positions before DefaultCrop, as the SDK's render).
+    ///
+    /// The map is part of the file's intended rendering, like HueSatMap/LookTable/ProfileToneCurve
+    /// ("a starting point for user adjustments", DNG 1.6): it applies to `--tone reference` (as the
+    /// SDK's render) and `--tone standard`, and is off with `applyProfileLook` off. It never
+    /// applies to `--tone linear`, the colorimetric render (scene colour from the DNG colour model
+    /// only; a local tone map would break that promise).
+    ///
+    /// A map whose gains are all 1 changes no pixel and is skipped (nil).
+    ///
+    /// The table input is the pixel after the file's BaselineExposure (+ BaselineExposureOffset),
+    /// whatever the recipe does with exposure: the spec defines the map's input after
+    /// BaselineExposure, and the user's exposure does not change it (the SDK's render does the
+    /// same). `--tone reference` applies the map before any exposure (input scale 2^baseline, as
+    /// the SDK); `--tone standard` after the plan's `exposureStops` (scale 2^(baseline − stops)).
+    static func gainTableMapSampler(metadata: RawMetadata, profile: CameraProfile?, recipe: DevelopRecipe,
+                                    width: Int, height: Int, exposureStops: Double) -> ProfileGainTableMap.Sampler? {
+        guard recipe.applyProfileLook, recipe.tone != .linear,
+              let map = profile?.profileGainTableMap ?? metadata.profileGainTableMap,
+              map.gains.contains(where: { $0 != 1 }) else { return nil }   // every gain 1: a no-op, skipped
+        var stops = (metadata.baselineExposure ?? 0) + (metadata.profile?.baselineExposureOffset ?? 0)
+        if recipe.tone != .reference { stops -= exposureStops }
+        return ProfileGainTableMap.Sampler(map: map, imageWidth: width, imageHeight: height,
+                                           weightScale: Float(pow(2, stops.isFinite ? stops : 0)))
+    }
+
     /// The DNG SDK's `dng_linearization_info::MaxBlackLevel` per sample plane: the largest
     /// BlackLevel[row][col][plane] + max DeltaH of column phase col + max DeltaV of row phase row.
     static func maxBlackLevels(black: [Float], rows: Int, columns: Int, planes: Int,
@@ -263,6 +299,14 @@ public struct DevelopPlan: Sendable {
     /// Output size after crop and orientation.
     public var outputSize: (width: Int, height: Int) {
         orientation.displaySize(width: crop.width, height: crop.height)
+    }
+
+    /// One line about a gain table map: tag, grid, encoding, gain range, weights, gamma.
+    static func describe(_ s: ProfileGainTableMap.Sampler) -> String {
+        let m = s.map
+        func f(_ v: Float) -> String { String(format: "%.4g", Double(v)) }
+        let lo = m.gains.min() ?? 1, hi = m.gains.max() ?? 1
+        return "\(m.version == 2 ? "ProfileGainTableMap2" : "ProfileGainTableMap"): \(m.pointsV)x\(m.pointsH) tables of \(m.pointsN) (\(m.dataType)), gains \(f(lo))…\(f(hi)), weights R G B min max \(m.inputWeights.map(f).joined(separator: " ")), gamma \(f(m.gamma)), input × \(f(s.weightScale)) (BaselineExposure), over \(s.imageWidth)x\(s.imageHeight) in linear ProPhoto"
     }
 
     /// Human-readable description of every resolved number, in stage order.
@@ -291,8 +335,10 @@ public struct DevelopPlan: Sendable {
         if let t = profileTables {
             lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none"), LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") (in linear ProPhoto)")
         } else if let p = profile, reference == nil { lines.append("  profile \(p.name ?? "(unnamed)"): no HueSatMap/LookTable") }
+        if reference == nil, let g = gainTableMap { lines.append("  " + Self.describe(g) + ", between HueSatMap and LookTable") }
         if let r = reference {
             lines.append("\(RenderStage.span(.colour, .tone)) reference look (DNG SDK dng_render): camera → linear ProPhoto \(m(r.cameraToProPhoto)), pinned 0…1")
+            if let g = r.gainTableMap { lines.append("  " + Self.describe(g) + ", after the HueSatMap, before the exposure ramp") }
             if let t = r.tables {
                 lines.append("  profile \(profile?.name ?? "(unnamed)"): HueSatMap \(t.hueSatMap.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") before, LookTable \(t.lookTable.map { "\($0.hueDivisions)x\($0.saturationDivisions)x\($0.valueDivisions)" } ?? "none") after the exposure ramp")
             }

@@ -10,6 +10,9 @@ struct OutputTransform: Sendable {
     let tables: ProfileRenderTables?
     let toProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
     let fromProPhoto: (Float, Float, Float, Float, Float, Float, Float, Float, Float)
+    /// `--tone standard`: the gain table map, applied between HueSatMap and LookTable (exposed
+    /// linear ProPhoto, not clipped). `--tone reference` applies it inside `ReferenceLook`.
+    let gainMap: ProfileGainTableMap.Sampler?
     let tone: ToneCurve
     /// `--tone reference`: the DNG SDK renderer's stages (`ReferenceLook`) run as a pre-pass on
     /// the tile's planes; the main loop then only encodes (identity matrix, no gamut, no tone).
@@ -44,6 +47,7 @@ struct OutputTransform: Sendable {
         let c = plan.cameraToOutput.m.map { Float($0) }
         m = (c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7], c[8])
         tables = plan.profileTables
+        gainMap = plan.reference == nil ? plan.gainTableMap : nil
         let a = plan.cameraToProPhoto.m.map { Float($0) }, b = plan.proPhotoToOutput.m.map { Float($0) }
         toProPhoto = (a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7], a[8])
         fromProPhoto = (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8])
@@ -93,11 +97,11 @@ struct OutputTransform: Sendable {
     func encode(planes: Planes, tile: PixelRect, crop: PixelRect, orientation: Orientation, sink: TileRenderer.OutputSink) {
         let tw = tile.width
         var mm = m
-        // Profile tables: camera → linear ProPhoto → HueSatMap/LookTable → output linear, per
-        // pixel (scalar: trilinear table reads), then the main loop's matrix is the identity.
-        if let t = tables {
-            let a = toProPhoto, q = fromProPhoto
-            t.withViews { hsm, look in
+        // Profile tables: camera → linear ProPhoto → HueSatMap/gain table map/LookTable → output
+        // linear, per pixel (scalar: table reads), then the main loop's matrix is the identity.
+        if tables != nil || gainMap != nil {
+            let a = toProPhoto, q = fromProPhoto, gainMap = gainMap
+            func perPixel(_ hsm: ProfileRenderTables.Table.View?, _ look: ProfileRenderTables.Table.View?) {
                 withUnsafeTemporaryAllocation(of: Bool.self, capacity: tw) { blackBuf in
                     let black = blackBuf.baseAddress!
                     for y in 0..<tile.height {
@@ -115,6 +119,7 @@ struct OutputTransform: Sendable {
                             pr[x] = ok ? lin.x : 0.5; pg[x] = ok ? lin.y : 0.5; pb[x] = ok ? lin.z : 0.5
                         }
                         hsm?.applyRow(pr, pg, pb, count: tw)
+                        gainMap?.applyRow(pr, pg, pb, count: tw, x: tile.x, y: tile.y + y, clipToUnit: false)
                         look?.applyRow(pr, pg, pb, count: tw)
                         for x in 0..<tw {
                             let px = pr[x], py = pg[x], pz = pb[x], isBlack = black[x]
@@ -125,12 +130,13 @@ struct OutputTransform: Sendable {
                     }
                 }
             }
+            if let t = tables { t.withViews(perPixel) } else { perPixel(nil, nil) }
             mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
         }
         if let ref = reference {
             for y in 0..<tile.height {
                 ref.applyRow(planes.r + y * planes.stride, planes.g + y * planes.stride, planes.b + y * planes.stride,
-                             count: tw)
+                             count: tw, x: tile.x, y: tile.y + y)
             }
             mm = (1, 0, 0, 0, 1, 0, 0, 0, 1)
         }

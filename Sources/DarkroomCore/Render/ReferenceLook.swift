@@ -10,6 +10,11 @@ import Foundation
 ///    primaries, D50) with `cameraToProPhoto`, then each channel pinned to 0…1. No exposure here.
 /// 2. `ProfileHueSatMapData` (interpolated for the scene white), if the profile has one, in
 ///    that linear ProPhoto space; the scaled value is pinned to ≤ 1 as the SDK does.
+/// 2b. `ProfileGainTableMap`/`ProfileGainTableMap2`, if the file or profile has one (`gainTableMap`):
+///    a gain by the pixel's position in the whole stage-3 image (before DefaultCrop) and its
+///    weighted brightness, in the same linear ProPhoto space, before the exposure ramp — so, as in
+///    the SDK, the table input is scaled by 2^(BaselineExposure + BaselineExposureOffset) (not by
+///    the user's exposure); results pinned to 0…1. (dng_render.cpp, RefBaselineProfileGainTableMap.)
 /// 3. The exposure ramp on each channel (`ExposureRamp`, the SDK's `dng_function_exposure_ramp`):
 ///    subtracts the shadow black (0.005 = 5 ‰ of white, none when the profile's
 ///    `DefaultBlackRender` is 1), scales white 2^−BaselineExposure to 1 (only for positive
@@ -66,6 +71,8 @@ public struct ReferenceLook: Sendable {
     public let proPhotoToOutput: Matrix3
     /// HueSatMap (for the scene white) and LookTable, when the profile has them.
     public let tables: ProfileRenderTables?
+    /// The gain table map resolved for the image size and baseline exposure, when there is one.
+    public let gainTableMap: ProfileGainTableMap.Sampler?
     public let ramp: ExposureRamp
     /// Total exposure in stops (BaselineExposure + BaselineExposureOffset + user stops).
     public let exposureStops: Double
@@ -114,9 +121,12 @@ public struct ReferenceLook: Sendable {
     ///   - exposureStops: BaselineExposure + BaselineExposureOffset + user stops.
     ///   - defaultBlackRender: the profile's `DefaultBlackRender` (1 = no shadow black).
     ///   - space: the output space.
+    ///   - gainTableMap: the ProfileGainTableMap to apply after the HueSatMap (nil: none).
     public init(balancedCameraToXYZD50: Matrix3, tables: ProfileRenderTables?, profileToneCurve: [Float]?,
                 exposureStops: Double,
-                defaultBlackRender: Int?, space: OutputColorSpace) {
+                defaultBlackRender: Int?, space: OutputColorSpace,
+                gainTableMap: ProfileGainTableMap.Sampler? = nil) {
+        self.gainTableMap = gainTableMap
         let proPhotoToPCS = Self.toPCS(.prophotoLinear)
         let pcsToProPhoto = proPhotoToPCS.inverse ?? .identity
         cameraToProPhoto = pcsToProPhoto * balancedCameraToXYZD50
@@ -209,24 +219,34 @@ public struct ReferenceLook: Sendable {
     }
 
     /// Applies stages 1–6 to `count` pixels held as planes, in place: balanced camera RGB in,
-    /// output linear RGB in 0…1 out. Without profile tables the pixels run eight at a time
+    /// output linear RGB in 0…1 out. The first pixel is (`x`, `y`) of the stage-3 image (only the
+    /// gain table map depends on it). Without profile tables the pixels run eight at a time
     /// (`runLanes`); with tables, one at a time (`run`: the tables' lookups are per pixel).
     public func applyRow(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>, _ pb: UnsafeMutablePointer<Float>,
-                  count: Int) {
-        if let tables {
-            tables.withViews { hsm, look in run(pr, pg, pb, count, hsm, look) }
-        } else {
-            runLanes(pr, pg, pb, count)
+                  count: Int, x: Int = 0, y: Int = 0) {
+        let emptyGains: [Float] = []
+        (gainTableMap?.map.gains ?? emptyGains).withUnsafeBufferPointer { gains in
+            let position = gainTableMap.map { (sampler: $0, row: $0.row(y), x: x, gains: gains) }
+            if let tables {
+                tables.withViews { hsm, look in run(pr, pg, pb, count, hsm, look, position) }
+            } else {
+                runLanes(pr, pg, pb, count, position)
+            }
         }
     }
 
-    /// Stages 1, 3, 5, 6 on eight pixels at a time (a short group is padded, so every pixel
-    /// takes the same operations wherever a row splits: bytes never depend on tile size). The
+    /// Where a row sits for the gain table map: its sampler, vertical interpolation, first column, gains.
+    typealias MapPosition = (sampler: ProfileGainTableMap.Sampler, row: ProfileGainTableMap.Sampler.Row, x: Int,
+                             gains: UnsafeBufferPointer<Float>)
+
+    /// Stages 1, 2b, 3, 5, 6 on eight pixels at a time (a short group is padded, so every pixel
+    /// takes the same operations wherever a row splits: bytes never depend on tile size; the gain
+    /// table map runs per lane, a function of the pixel's own position and value). The
     /// ramp is evaluated in Float and the RGB tone in its branch-free form (curve on max and min,
     /// every channel at its relative position between them), which equals the SDK's case
     /// analysis up to float rounding (≤ 1e-6).
     private func runLanes(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>,
-                          _ pb: UnsafeMutablePointer<Float>, _ count: Int) {
+                          _ pb: UnsafeMutablePointer<Float>, _ count: Int, _ position: MapPosition?) {
         let lo = Float(ramp.black - ramp.radius), hi = Float(ramp.black + ramp.radius)
         let black = Float(ramp.black), slope = Float(ramp.slope), qScale = Float(ramp.qScale)
         @inline(__always) func pin(_ v: RV) -> RV {
@@ -260,9 +280,15 @@ public struct ReferenceLook: Sendable {
                 let n = min(RV.scalarCount, count - x)
                 var cr = RV(), cg = RV(), cb = RV()
                 for l in 0..<n { cr[l] = pr[x + l]; cg[l] = pg[x + l]; cb[l] = pb[x + l] }
-                let r = rampV(pin(a[0] * cr + a[1] * cg + a[2] * cb))
-                let g = rampV(pin(a[3] * cr + a[4] * cg + a[5] * cb))
-                let b = rampV(pin(a[6] * cr + a[7] * cg + a[8] * cb))
+                var r = pin(a[0] * cr + a[1] * cg + a[2] * cb)
+                var g = pin(a[3] * cr + a[4] * cg + a[5] * cb)
+                var b = pin(a[6] * cr + a[7] * cg + a[8] * cb)
+                if let p = position {
+                    // Eight lanes at once (table reads per lane); padding lanes are discarded.
+                    let k = p.sampler.gain8(p.gains, row: p.row, x: p.x + x, r: r, g: g, b: b)
+                    r = pin(r * k); g = pin(g * k); b = pin(b * k)
+                }
+                r = rampV(r); g = rampV(g); b = rampV(b)
                 var mx = r.replacing(with: g, where: g .> r), mn = r.replacing(with: g, where: g .< r)
                 mx.replace(with: b, where: b .> mx); mn.replace(with: b, where: b .< mn)
                 let fmx = curveV(mx, t), fmn = curveV(mn, t)
@@ -284,7 +310,8 @@ public struct ReferenceLook: Sendable {
 
     @inline(__always)
     private func run(_ pr: UnsafeMutablePointer<Float>, _ pg: UnsafeMutablePointer<Float>, _ pb: UnsafeMutablePointer<Float>,
-                     _ count: Int, _ hsm: ProfileRenderTables.Table.View?, _ look: ProfileRenderTables.Table.View?) {
+                     _ count: Int, _ hsm: ProfileRenderTables.Table.View?, _ look: ProfileRenderTables.Table.View?,
+                     _ position: MapPosition?) {
         let ramp = self.ramp
         @inline(__always) func pin(_ v: Float) -> Float { v >= 0 ? min(v, 1) : 0 }   // NaN → 0
         @inline(__always) func table(_ view: ProfileRenderTables.Table.View, _ c: SIMD3<Float>) -> SIMD3<Float> {
@@ -300,6 +327,10 @@ public struct ReferenceLook: Sendable {
                 var c = SIMD3(pin(a[0] * cr + a[1] * cg + a[2] * cb), pin(a[3] * cr + a[4] * cg + a[5] * cb),
                               pin(a[6] * cr + a[7] * cg + a[8] * cb))
                 if let hsm { c = table(hsm, c) }
+                if let p = position {
+                    let k = p.sampler.gain(p.gains, row: p.row, column: p.sampler.column(p.x + i), r: c.x, g: c.y, b: c.z)
+                    c = SIMD3(pin(c.x * k), pin(c.y * k), pin(c.z * k))
+                }
                 c = SIMD3(ramp(c.x), ramp(c.y), ramp(c.z))
                 if let look { c = table(look, c) }
                 let (r, g, b) = Self.rgbTone(c.x, c.y, c.z, t)

@@ -22,6 +22,11 @@ extension DNGMetadataReader {
         md.baselineSharpness = tags.get { try ifd0.double(TIFFTag.baselineSharpness) }
         md.linearResponseLimit = tags.get { try ifd0.double(TIFFTag.linearResponseLimit) }
         if md.noiseProfile == nil { md.noiseProfile = tags.get { try ifd0.doubles(TIFFTag.noiseProfile) } }
+        // The file's gain table map (DNG 1.7.1 "ProfileGainTableMap2", precedence): IFD 0's
+        // (version 2 over version 1), else the raw IFD's. A camera profile's own map
+        // (`CameraProfile.profileGainTableMap`) overrides it when that profile renders.
+        md.profileGainTableMap = imageGainTableMap(ifd0, &tags)
+            ?? (raw.offset != ifd0.offset ? imageGainTableMap(raw, &tags) : nil)
         if md.orientation == 1, raw.offset != ifd0.offset,
            let o = tags.get({ try ifd0.int(TIFFTag.orientation) }), (1...8).contains(o) {
             md.orientation = o   // DNG writers put Orientation in IFD0
@@ -87,6 +92,8 @@ extension DNGMetadataReader {
         p.defaultBlackRender = tags.get { try ifd.int(TIFFTag.defaultBlackRender) }
         p.embedPolicy = tags.get { try ifd.int(TIFFTag.profileEmbedPolicy) }
         p.copyright = tags.get { try ifd.string(TIFFTag.profileCopyright) }
+        // Only version 2 belongs to a profile (IFD 0's is also the file's map: `readColour`).
+        p.profileGainTableMap = gainTableMap(ifd, TIFFTag.profileGainTableMap2, &tags)
         return p == CameraProfile() ? nil : p
     }
 

@@ -119,6 +119,8 @@ public enum TIFFTag {
     public static let baselineExposureOffset: UInt16 = 51109
     public static let defaultBlackRender: UInt16 = 51110
     public static let newRawImageDigest: UInt16 = 51111
+    /// DNG 1.6 (Raw IFD; read from IFD 0 as well, as the DNG SDK does).
+    public static let profileGainTableMap: UInt16 = 52525
     public static let calibrationIlluminant3: UInt16 = 52529
     public static let cameraCalibration3: UInt16 = 52530
     public static let colorMatrix3: UInt16 = 52531
@@ -128,6 +130,8 @@ public enum TIFFTag {
     public static let illuminantData3: UInt16 = 52535
     public static let profileHueSatMapData3: UInt16 = 52537
     public static let reductionMatrix3: UInt16 = 52538
+    /// DNG 1.7 (IFD 0 or a camera profile IFD).
+    public static let profileGainTableMap2: UInt16 = 52544
 
     /// Tags of the GPS IFD (EXIF 2.3 §4.6.6).
     public enum GPS {
@@ -262,6 +266,7 @@ public enum TIFFTag {
         51109: "BaselineExposureOffset",
         51110: "DefaultBlackRender",
         51111: "NewRawImageDigest",
+        52525: "ProfileGainTableMap",
         52529: "CalibrationIlluminant3",
         52530: "CameraCalibration3",
         52531: "ColorMatrix3",
@@ -271,5 +276,6 @@ public enum TIFFTag {
         52535: "IlluminantData3",
         52537: "ProfileHueSatMapData3",
         52538: "ReductionMatrix3",
+        52544: "ProfileGainTableMap2",
     ]
 }
