@@ -108,6 +108,8 @@ struct LibTIFFWriter: ~Copyable {
         let what = "set \(TIFFTag.name(tag))"
 
         if case .ascii(let s) = value {
+            // A text tag libtiff declares as BYTE (OriginalRawFileName): NUL-terminated bytes.
+            if type != TIFF_ASCII { return try set(tag, .bytes(Array(s.utf8) + [0])) }
             let ok = s.withCString { p in withVaList([p]) { TIFFVSetField(tif, t, $0) } }
             return try Self.check(ok, what)
         }
