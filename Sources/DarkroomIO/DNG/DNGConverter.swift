@@ -202,9 +202,22 @@ public enum DNGConverter {
             return StoredImage(image: image, activeArea: md.activeArea.flatMap { $0 == full ? nil : $0 })
         }
         let u: LibRawUnpacked
-        do {
+        do throws(DecodeError) {
+            // A file that starts like no RAW container is refused before LibRaw sees it.
+            if let fh = FileHandle(forReadingAtPath: path) {
+                let head = [UInt8]((try? fh.read(upToCount: 64)) ?? Data())
+                try? fh.close()
+                if !RawDecoder.looksLikeRawContainer(head) { throw DecodeError.notRaw(path: path, detail: "unrecognised content") }
+            }
             u = try LibRawDecoder.unpack(path: path, budget: DecodeBudget(fileSize: fileSize, compression: nil, memoryLimit: memoryLimit))
         } catch { throw .decode(error) }
+        // Some LibRaw loaders return zeros past the end of a truncated file: no lossless codec
+        // stores under 1/16 byte per sample (the check `RawDecoder.decode` makes).
+        let (area, o1) = u.rawWidth.multipliedReportingOverflow(by: u.rawHeight)
+        let (samples, o2) = area.multipliedReportingOverflow(by: u.samplesPerPixel)
+        if o1 || o2 || fileSize < samples / 16 {
+            throw .decode(.truncated(path: path, detail: "\(fileSize) bytes cannot hold a \(u.rawWidth)x\(u.rawHeight) image"))
+        }
         var md = RawDecoder.libRawMetadata(u)
         md.uniqueCameraModel = [md.exif.make, md.exif.model].compactMap { $0 }.joined(separator: " ")
         // The precision the lossless JPEG streams declare: enough for WhiteLevel.
