@@ -142,10 +142,7 @@ public enum DNGConverter {
             write.jpegPreview = previews.jpeg
         }
         if options.embedOriginal {
-            do {
-                write.originalRawFile = DNGOriginalRawFile(name: (input as NSString).lastPathComponent,
-                                                           data: try OriginalRawData.encode(path: input))
-            } catch { throw .write(path: output, reason: "embedding the original: \(error)") }
+            write.originalRawFile = DNGOriginalRawFile(name: (input as NSString).lastPathComponent, path: input)
         }
         let t2 = now()
 

@@ -9,12 +9,13 @@ extension TIFFTag {
     public static let originalRawFileDigest: UInt16 = 50973
 }
 
-/// The original file to embed: its name (OriginalRawFileName) and the OriginalRawFileData bytes
-/// (`OriginalRawData.encode`); OriginalRawFileDigest is the MD5 of `data`.
+/// The original file to embed: its name (OriginalRawFileName) and where to read it; the writer
+/// streams it into OriginalRawFileData (`OriginalRawData` block format) with its MD5 as
+/// OriginalRawFileDigest.
 public struct DNGOriginalRawFile: Sendable, Equatable {
     public var name: String
-    public var data: [UInt8]
-    public init(name: String, data: [UInt8]) { self.name = name; self.data = data }
+    public var path: String
+    public init(name: String, path: String) { self.name = name; self.path = path }
 }
 
 /// The converter's additions to the writer: ActiveArea over the whole stored image, the raw
@@ -65,10 +66,77 @@ extension DNGWriter {
             try t.set(TIFFTag.newRawImageDigest, .bytes(digests.new))
         }
         if let original = options.originalRawFile {
+            // Placeholders: `appendOriginalRawFile` streams the data to the end of the file and
+            // points these entries at it.
             try t.set(TIFFTag.originalRawFileName, .ascii(original.name))
-            try t.set(TIFFTag.originalRawFileData, .bytes(original.data))
-            try t.set(TIFFTag.originalRawFileDigest, .bytes(RawDigest.md5(original.data)))
+            try t.set(TIFFTag.originalRawFileData, .bytes([0]))
+            try t.set(TIFFTag.originalRawFileDigest, .bytes([UInt8](repeating: 0, count: 16)))
         }
+    }
+
+    /// Streams `original` to the end of the finished DNG at `path` (word-aligned) and patches
+    /// IFD0's OriginalRawFileData entry (count, offset) and OriginalRawFileDigest value in place.
+    static func appendOriginalRawFile(_ original: DNGOriginalRawFile, to path: String) throws(TIFFError) {
+        let file = try TIFFFile(storage: TIFFByteStorage(mapping: path))
+        guard let ifd0 = file.ifd0, let data = ifd0.entry(TIFFTag.originalRawFileData), data.count == 1,
+              let digest = ifd0.entry(TIFFTag.originalRawFileDigest), digest.count == 16 else {
+            throw .writeFailed(reason: "OriginalRawFileData placeholders missing from IFD0")
+        }
+        let big = file.bigEndian
+        let fd = open(path, O_RDWR | O_CLOEXEC)
+        guard fd >= 0 else { throw .writeFailed(reason: "reopen for the original: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var end = Int(lseek(fd, 0, SEEK_END))
+        if end % 2 == 1 { try pwriteAll(fd, [0], at: end); end += 1 }
+        let start = end
+        var md5 = RawDigest.MD5Stream()
+        var hashed = 0
+        var pending: [(Int, [UInt8])] = []   // the index, rewritten once known: hashed at the end
+        let length: Int
+        do throws(OriginalRawDataError) {
+            length = try OriginalRawData.encode(path: original.path) { (bytes: [UInt8], at: Int) throws(OriginalRawDataError) in
+                do throws(TIFFError) { try pwriteAll(fd, bytes, at: start + at) } catch {
+                    throw OriginalRawDataError.write(path: path, reason: error.description)
+                }
+                if at == hashed { md5.update(bytes); hashed += bytes.count } else { pending.append((at, bytes)) }
+            }
+        } catch {
+            throw .writeFailed(reason: error.description)
+        }
+        // The MD5 is of the final tag bytes: when an index was rewritten, hash the file's bytes again.
+        let sum: [UInt8]
+        if pending.isEmpty { sum = md5.finalize() } else { sum = try md5OfFileRange(fd, start, length) }
+        func u32(_ v: Int) -> [UInt8] {
+            let le = [UInt8(v & 0xFF), UInt8(v >> 8 & 0xFF), UInt8(v >> 16 & 0xFF), UInt8(v >> 24 & 0xFF)]
+            return big ? le.reversed() : le
+        }
+        // Entry layout: tag(2) type(2) count(4) value/offset(4); inline values start at entry + 8.
+        try pwriteAll(fd, u32(length) + u32(start), at: data.valueOffset - 4)
+        try pwriteAll(fd, sum, at: digest.valueOffset)
+
+    }
+
+    private static func pwriteAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int) throws(TIFFError) {
+        var done = 0
+        while done < bytes.count {
+            let n = bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            guard n > 0 else { throw .writeFailed(reason: "pwrite: \(String(cString: strerror(errno)))") }
+            done += n
+        }
+    }
+
+    private static func md5OfFileRange(_ fd: Int32, _ start: Int, _ length: Int) throws(TIFFError) -> [UInt8] {
+        var md5 = RawDigest.MD5Stream()
+        var buffer = [UInt8](repeating: 0, count: 1 << 20)
+        var done = 0
+        while done < length {
+            let want = min(buffer.count, length - done)
+            let n = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, want, off_t(start + done)) }
+            guard n > 0 else { throw .writeFailed(reason: "pread: \(String(cString: strerror(errno)))") }
+            md5.update(Array(buffer[0..<n]))
+            done += n
+        }
+        return md5.finalize()
     }
 
     /// Raw IFD tags of the converter: ActiveArea (top, left, bottom, right).

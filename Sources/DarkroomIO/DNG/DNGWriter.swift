@@ -97,6 +97,7 @@ public enum DNGWriter {
         try tiff.writeDirectory()
         if let jpeg = options.jpegPreview, options.preview != nil { try writeJPEGPreview(jpeg, tiff) }
         try tiff.close()
+        if let original = options.originalRawFile { try appendOriginalRawFile(original, to: path) }
     }
 
     // MARK: - IFD0 tags

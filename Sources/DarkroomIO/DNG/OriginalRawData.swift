@@ -29,13 +29,25 @@ public enum OriginalRawDataError: Error, Sendable, CustomStringConvertible {
 /// blocks — offsets from the fork's start (its ForkLength field) to each zlib-compressed 64 KiB
 /// block, the last one to the fork's end — then the blocks.
 ///
-/// We write the data fork, an empty resource fork and zero type/creator. The input is read 64 KiB
-/// at a time, so only the compressed form is ever held in memory.
+/// We write the data fork, an empty resource fork and zero type/creator. The input is read and
+/// compressed 64 KiB at a time and streamed to the DNG (`DNGWriter.appendOriginalRawFile`): the
+/// file is never held in memory, whole or compressed.
 public enum OriginalRawData {
     public static let blockSize = 65536
 
-    /// The tag's bytes for the file at `path`.
+    /// The tag's bytes for the file at `path` (held in memory; `DNGWriter` streams instead).
     public static func encode(path: String) throws(OriginalRawDataError) -> [UInt8] {
+        var out: [UInt8] = []
+        _ = try encode(path: path) { (bytes: [UInt8], at: Int) throws(OriginalRawDataError) in
+            if at == out.count { out += bytes } else { out.replaceSubrange(at..<(at + bytes.count), with: bytes) }
+        }
+        return out
+    }
+
+    /// Encodes the file at `path` block by block, handing `sink` each piece and its offset from
+    /// the tag's start (the index is handed again, filled in, once every block is known): at most
+    /// one 64 KiB block and its compressed form are held at a time. Returns the tag's length.
+    public static func encode(path: String, sink: ([UInt8], Int) throws(OriginalRawDataError) -> Void) throws(OriginalRawDataError) -> Int {
         guard let fh = FileHandle(forReadingAtPath: path) else {
             throw .unreadable(path: path, reason: String(cString: strerror(errno)))
         }
@@ -46,10 +58,16 @@ public enum OriginalRawData {
         }
         guard length < Int(UInt32.max) / 2 else { throw .tooLarge(path: path, bytes: length) }
         let blocks = (length + blockSize - 1) / blockSize
-        var index: [Int] = []
-        var compressed: [UInt8] = []
-        compressed.reserveCapacity(length / 2)
         let headerBytes = 4 + (blocks + 1) * 4
+        var header: [UInt8] = []
+        append32(&header, length)
+        try sink(header, 0)
+        var position = 4
+        if blocks > 0 {
+            try sink([UInt8](repeating: 0, count: headerBytes - 4), position)
+            position = headerBytes
+        }
+        var index: [Int] = []
         var scratch = [UInt8](repeating: 0, count: Int(compressBound(uLong(blockSize))))
         var total = 0
         for _ in 0..<blocks {
@@ -57,10 +75,9 @@ public enum OriginalRawData {
             do { chunk = try fh.read(upToCount: blockSize) ?? Data() } catch {
                 throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
             }
-            let expected = min(blockSize, length - total)
-            guard chunk.count == expected else { throw .unreadable(path: path, reason: "file changed while being read") }
+            guard chunk.count == min(blockSize, length - total) else { throw .unreadable(path: path, reason: "file changed while being read") }
             total += chunk.count
-            index.append(headerBytes + compressed.count)
+            index.append(position)
             var outLength = uLong(scratch.count)
             let status = chunk.withUnsafeBytes { src in
                 scratch.withUnsafeMutableBufferPointer { dst in
@@ -68,21 +85,19 @@ public enum OriginalRawData {
                 }
             }
             guard status == Z_OK else { throw .unreadable(path: path, reason: "zlib error \(status)") }
-            compressed += scratch[0..<Int(outLength)]
+            try sink(Array(scratch[0..<Int(outLength)]), position)
+            position += Int(outLength)
+            guard position < Int(UInt32.max) else { throw .tooLarge(path: path, bytes: length) }
         }
-        index.append(headerBytes + compressed.count)
-        guard headerBytes + compressed.count < Int(UInt32.max) else { throw .tooLarge(path: path, bytes: length) }
-        var out: [UInt8] = []
-        out.reserveCapacity(headerBytes + compressed.count + 12)
-        append32(&out, length)
         if blocks > 0 {
-            for o in index { append32(&out, o) }
-            out += compressed
+            index.append(position)
+            var table: [UInt8] = []
+            for o in index { append32(&table, o) }
+            try sink(table, 4)
         }
-        append32(&out, 0)          // resource fork: empty
-        append32(&out, 0)          // Mac OS file type
-        append32(&out, 0)          // Mac OS creator
-        return out
+        // Empty resource fork, zero Mac OS file type and creator.
+        try sink([UInt8](repeating: 0, count: 12), position)
+        return position + 12
     }
 
     /// Writes the data fork of `data` (the tag's bytes, from `source`) to the open descriptor

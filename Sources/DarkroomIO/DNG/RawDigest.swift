@@ -82,6 +82,14 @@ public enum RawDigest {
     /// `OriginalRawFileDigest` (tag 50973): MD5 of the OriginalRawFileData tag's bytes.
     public static func md5(_ bytes: [UInt8]) -> [UInt8] { Array(Insecure.MD5.hash(data: bytes)) }
 
+    /// An incremental MD5 (for OriginalRawFileDigest over streamed data).
+    public struct MD5Stream {
+        private var md5 = Insecure.MD5()
+        public init() {}
+        public mutating func update(_ bytes: [UInt8]) { md5.update(data: bytes) }
+        public func finalize() -> [UInt8] { Array(md5.finalize()) }
+    }
+
     /// Lower-case hex of a digest.
     public static func hex(_ digest: [UInt8]) -> String {
         let digits = Array("0123456789abcdef")
