@@ -52,6 +52,14 @@ import DarkroomCore
             #expect(viaLibRaw.metadata.orientation == original.metadata.orientation)
             #expect(result.compressionRatio > 1.2, "\(raw.lastPathComponent): lossless JPEG ratio \(result.compressionRatio)")
             #expect(DNGVerifier.verify(path: result.output, original: raw.path).ok)
+            // The DNG SDK's stage 1 (its decode of the stored image) is LibRaw's unpacking of the original.
+            if let tool = dngValidate {
+                let run = try TestSupport.runTool(tool, ["-1", dir + "/stage1", result.output])
+                #expect(!(run.stdout + run.stderr).contains("*** Error"), "\(run.stdout)\(run.stderr)")
+                let stage1 = try #require(DNGTestSupport.libtiffRead(dir + "/stage1.tif", subIFD: false))
+                #expect(stage1.width == source.rawWidth && stage1.height == source.rawHeight)
+                #expect(stage1.pixels == source.pixels, "\(raw.lastPathComponent): the DNG SDK reads other values")
+            }
         }
     }
 

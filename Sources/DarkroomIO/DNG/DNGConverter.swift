@@ -133,6 +133,7 @@ public enum DNGConverter {
                                     dateTime: source.image.metadata.exif.dateTimeOriginal ?? modificationTime(input),
                                     compression: options.compression == .ljpeg ? .losslessJPEG(components: 2) : .uncompressed)
         write.activeArea = source.activeArea
+        write.linearizationTable = source.linearizationTable
         write.threads = options.threads
         write.rawDigests = true
         write.captureTags = true
@@ -181,10 +182,15 @@ public enum DNGConverter {
     struct StoredImage {
         var image: RawImage
         var activeArea: PixelRect?
-        /// The active-area crop with decode-ready metadata, for rendering previews.
+        /// A DNG input's LinearizationTable (the samples are stored values, before it).
+        var linearizationTable: [UInt16]?
+        /// The active-area crop, linearised, with decode-ready metadata, for rendering previews.
         func activeImage() -> RawImage {
-            guard let a = activeArea else { return image }
-            let pixels = RawDecoder.crop(image.pixels, width: image.width, spp: image.samplesPerPixel, to: a)
+            let a = activeArea ?? PixelRect(x: 0, y: 0, width: image.width, height: image.height)
+            var pixels = RawDecoder.crop(image.pixels, width: image.width, spp: image.samplesPerPixel, to: a)
+            if let t = linearizationTable, let last = t.indices.last {
+                pixels = pixels.map { t[min(Int($0), last)] }
+            }
             return RawImage(width: a.width, height: a.height, samplesPerPixel: image.samplesPerPixel, pixels: pixels, metadata: image.metadata)
         }
     }
@@ -196,7 +202,8 @@ public enum DNGConverter {
             let image = RawImage(width: md.sensorWidth, height: md.sensorHeight, samplesPerPixel: md.samplesPerPixel,
                                  pixels: dng.pixels, metadata: md)
             let full = PixelRect(x: 0, y: 0, width: md.sensorWidth, height: md.sensorHeight)
-            return StoredImage(image: image, activeArea: md.activeArea.flatMap { $0 == full ? nil : $0 })
+            return StoredImage(image: image, activeArea: md.activeArea.flatMap { $0 == full ? nil : $0 },
+                               linearizationTable: dng.linearizationTable)
         }
         let u: LibRawUnpacked
         do throws(DecodeError) {
@@ -223,12 +230,13 @@ public enum DNGConverter {
         md.warnings = md.warnings.filter { !$0.hasPrefix("no as-shot") }
         let image = RawImage(width: u.rawWidth, height: u.rawHeight, samplesPerPixel: u.samplesPerPixel, pixels: u.pixels, metadata: md)
         let full = PixelRect(x: 0, y: 0, width: u.rawWidth, height: u.rawHeight)
-        return StoredImage(image: image, activeArea: u.visible == full ? nil : u.visible)
+        return StoredImage(image: image, activeArea: u.visible == full ? nil : u.visible, linearizationTable: nil)
     }
 
     /// A DNG's metadata and every stored sample of its raw IFD (before ActiveArea and opcodes),
     /// from our native decoders; nil when `path` is not a DNG.
-    static func storedDNGSamples(path: String, memoryLimit: Int64?, fileSize: Int) throws(DNGConvertError) -> (metadata: RawMetadata, pixels: [UInt16])? {
+    static func storedDNGSamples(path: String, memoryLimit: Int64?, fileSize: Int) throws(DNGConvertError)
+        -> (metadata: RawMetadata, pixels: [UInt16], linearizationTable: [UInt16]?)? {
         let head: [UInt8]
         do {
             guard let fh = FileHandle(forReadingAtPath: path) else { throw DecodeError.unreadable(path: path, reason: String(cString: strerror(errno))) }
@@ -242,22 +250,29 @@ public enum DNGConverter {
         }
         guard parsed.metadata.dngVersion != nil else { return nil }
         let md = parsed.metadata
-        guard let layout = parsed.layout else {
+        guard var layout = parsed.layout else {
             throw .unsupported(path: path, reason: "DNG raw data layout not readable by our decoder")
         }
         do {
             try DecodeBudget(fileSize: fileSize, compression: md.compression, memoryLimit: memoryLimit)
                 .check(width: md.sensorWidth, height: md.sensorHeight, samplesPerPixel: md.samplesPerPixel, path: path)
         } catch { throw .decode(error) }
+        // The stored values, not the linearised ones: the table is written again as it was.
+        var table: [UInt16]?
         if layout.hasLinearizationTable {
-            throw .unsupported(path: path, reason: "DNG with a LinearizationTable (stored values are not what our decoder returns)")
+            guard let t = layout.linearizationTable, !t.isEmpty, t.count <= 65536 else {
+                throw .unsupported(path: path, reason: "unreadable LinearizationTable")
+            }
+            table = t
+            layout.hasLinearizationTable = false
+            layout.linearizationTable = nil
         }
         let region = PixelRect(x: 0, y: 0, width: md.sensorWidth, height: md.sensorHeight)
         if UncompressedDNGDecoder.unsupportedReason(layout) == nil {
-            do { return (md, try UncompressedDNGDecoder.decode(layout, region: region, threads: 0, path: path)) } catch { throw .decode(error) }
+            do { return (md, try UncompressedDNGDecoder.decode(layout, region: region, threads: 0, path: path), table) } catch { throw .decode(error) }
         }
         if LosslessJPEGDecoder.unsupportedReason(layout) == nil {
-            do { return (md, try LosslessJPEGDecoder.decode(layout, region: region, threads: 0, path: path)) } catch {
+            do { return (md, try LosslessJPEGDecoder.decode(layout, region: region, threads: 0, path: path), table) } catch {
                 switch error { case .invalidLayout(let e), .invalidData(let e): throw .decode(e) }
             }
         }

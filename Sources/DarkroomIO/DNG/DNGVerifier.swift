@@ -68,7 +68,8 @@ public enum DNGVerifier {
         if newTag == nil && oldTag == nil { return (checks, "no RawImageDigest or NewRawImageDigest tag") }
         if let stored = newTag {
             let computed = RawDigest.newRawImageDigest(pixels, width: md.sensorWidth, height: md.sensorHeight,
-                                                       samplesPerPixel: md.samplesPerPixel, eightBit: md.bitsPerSample <= 8,
+                                                       samplesPerPixel: md.samplesPerPixel,
+                                                       eightBit: md.bitsPerSample <= 8 || (md.linearizationTableCount ?? Int.max) <= 256,
                                                        threads: threads)
             guard stored == computed else {
                 return (checks, "NewRawImageDigest \(RawDigest.hex(stored)) does not match the raw image (\(RawDigest.hex(computed)))")

@@ -19,6 +19,8 @@ public struct DNGWriteOptions: Sendable {
     /// DefaultCrop stay relative to its origin, as in `RawMetadata`. Nil: the image is the active
     /// area and no ActiveArea tag is written.
     public var activeArea: PixelRect?
+    /// LinearizationTable written in the raw IFD: the image's samples are stored values before it.
+    public var linearizationTable: [UInt16]?
     /// Threads that encode lossless-JPEG tiles (0 = one per core). Changes speed, never bytes.
     public var threads: Int = 1
     /// Writes RawImageDigest and NewRawImageDigest (IFD0), computed as the DNG SDK does (`RawDigest`).

@@ -42,10 +42,14 @@ extension DNGWriter {
     }
 
     /// (RawImageDigest, NewRawImageDigest) of the samples as stored.
+    /// The SDK hashes the new digest as bytes when its raw image is 8-bit: 8-bit lossless-JPEG
+    /// streams, or a LinearizationTable of at most 256 entries.
     static func rawDigests(_ image: RawImage, _ options: DNGWriteOptions) -> (legacy: [UInt8], new: [UInt8]) {
-        (RawDigest.rawImageDigest(image.pixels),
-         RawDigest.newRawImageDigest(image.pixels, width: image.width, height: image.height,
-                                     samplesPerPixel: image.samplesPerPixel, threads: options.threads))
+        var eightBit = (options.linearizationTable?.count ?? Int.max) <= 256
+        if case .losslessJPEG = options.compression, losslessJPEGPrecision(image) <= 8 { eightBit = true }
+        return (RawDigest.rawImageDigest(image.pixels),
+                RawDigest.newRawImageDigest(image.pixels, width: image.width, height: image.height,
+                                            samplesPerPixel: image.samplesPerPixel, eightBit: eightBit, threads: options.threads))
     }
 
     /// IFD0 tags of the converter: capture facts, digests, the embedded original.
@@ -139,8 +143,11 @@ extension DNGWriter {
         return md5.finalize()
     }
 
-    /// Raw IFD tags of the converter: ActiveArea (top, left, bottom, right).
+    /// Raw IFD tags of the converter: LinearizationTable, ActiveArea (top, left, bottom, right).
     static func writeRawIFDAdditions(_ options: DNGWriteOptions, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
+        if let table = options.linearizationTable, !table.isEmpty {
+            try t.set(TIFFTag.linearizationTable, .ints(table.map { UInt32($0) }))
+        }
         if let a = options.activeArea {
             try t.set(TIFFTag.activeArea, .ints([UInt32(a.y), UInt32(a.x), UInt32(a.maxY), UInt32(a.maxX)]))
         }
