@@ -113,6 +113,30 @@ import DarkroomCore
         #expect((try? file.ifd0?.uint(TIFFTag.newSubFileType)) == 1)
     }
 
+    /// A DNG input with a LinearizationTable keeps its stored values and the table; a table of
+    /// ≤ 256 entries makes the SDK hash NewRawImageDigest as bytes (checked by dng_validate when given).
+    @Test(arguments: [256, 4096]) func linearizationTableIsCarried(entries: Int) throws {
+        let dir = TestSupport.tempDirectory("table-\(entries)")
+        defer { TestSupport.cleanup(dir) }
+        var image = SyntheticStored.image(samplesPerPixel: 1)
+        image.pixels = image.pixels.map { $0 % UInt16(entries) }
+        let table = (0..<entries).map { UInt16(min(65535, $0 * $0 / max(1, entries / 16))) }
+        image.metadata.whiteLevel = [Double(table.last ?? 1)]
+        var writeOptions = DNGWriteOptions(dateTime: "2026:01:01 00:00:00")
+        writeOptions.linearizationTable = table
+        try DNGWriter.write(image, to: dir + "/in.dng", options: writeOptions)
+        _ = try DNGConverter.convert(input: dir + "/in.dng", output: dir + "/out.dng", options: DNGConvertOptions())
+        let read = try #require(try DNGConverter.storedDNGSamples(path: dir + "/out.dng", memoryLimit: nil, fileSize: Int.max))
+        #expect(read.pixels == image.pixels)
+        #expect(read.linearizationTable == table)
+        #expect(DNGVerifier.verify(path: dir + "/out.dng").ok)
+        if let tool = dngValidate {
+            let run = try TestSupport.runTool(tool, ["-v", dir + "/out.dng"])
+            #expect(!(run.stdout + run.stderr).contains("does not match"), "\(run.stdout)")
+            #expect(!(run.stdout + run.stderr).contains("*** Error"), "\(run.stdout)")
+        }
+    }
+
     @Test func threadCountAndRepeatsDoNotChangeTheBytes() throws {
         let input = Self.raws.first?.path
         let dir = TestSupport.tempDirectory("determinism")
