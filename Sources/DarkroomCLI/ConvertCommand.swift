@@ -88,7 +88,7 @@ struct ConvertCommand: ParsableCommand {
             result = try ConvertRunner(config).run { file in
                 switch file.status {
                 case "failed": Console.err("darkroom: error: \(file.error ?? file.input)")
-                case "skipped": if !quiet { Console.out("skipped \(file.input): \(file.error ?? "not a RAW file")") }
+                case "skipped": if !quiet { Console.out("skipped \(file.error ?? "\(file.input): not a RAW file")") }
                 case "up-to-date": if !quiet { Console.out("up to date \(file.output ?? file.input)") }
                 default:
                     guard !quiet, let r = file.result else { return }
