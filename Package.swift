@@ -57,7 +57,8 @@ let package = Package(
         .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL"]
+            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL",
+                           .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "DarkroomBatch", dependencies: [
             "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),

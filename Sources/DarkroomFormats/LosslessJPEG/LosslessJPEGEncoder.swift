@@ -41,31 +41,49 @@ package struct LosslessJPEGEncoder {
         // Differences, row by row (the predictor reads reconstructed = original samples).
         var diffs = [Int32](repeating: 0, count: lines * rowSamples)
         let initial = Int32(1) << Int32(precision - pointTransform - 1)
-        for y in 0..<lines {
-            let restartRow = restartInterval > 0 && (y * columns) % restartInterval == 0
-            for x in 0..<columns {
-                for c in 0..<nc {
-                    let i = y * rowSamples + x * nc + c
-                    let px = Int32(samples[i] >> UInt16(pointTransform))
-                    func s(_ j: Int) -> Int32 { Int32(samples[j] >> UInt16(pointTransform)) }
-                    let pred: Int32
-                    if y == 0 || restartRow {
-                        pred = x == 0 ? initial : s(i - nc)
-                    } else if x == 0 {
-                        pred = s(i - rowSamples)
-                    } else {
-                        let ra = s(i - nc), rb = s(i - rowSamples), rc = s(i - rowSamples - nc)
-                        pred = LosslessJPEGDecoder.predict(predictor, ra: ra, rb: rb, rc: rc)  // T.81 Table H.1
+        if predictor == 1 && pointTransform == 0 && restartInterval == 0 {
+            // The DNG case (predictor 1, no point transform, no restarts): Ra everywhere but
+            // at the start of a line (2^(P−1) on the first, Rb on the others).
+            diffs.withUnsafeMutableBufferPointer { d in
+                for y in 0..<lines {
+                    let row = y * rowSamples
+                    for i in row..<(row + rowSamples) {
+                        let pred = i - row >= nc ? Int32(samples[i - nc]) : y == 0 ? initial : Int32(samples[i - rowSamples])
+                        d[i] = Self.wrap(Int32(samples[i]) - pred)
                     }
-                    var d = (px - pred) & 0xFFFF
-                    if d >= 0x8000 { d -= 0x10000 }   // −32768 … 32767; −32768 is category 16
-                    diffs[i] = d
+                }
+            }
+        } else {
+            for y in 0..<lines {
+                let restartRow = restartInterval > 0 && (y * columns) % restartInterval == 0
+                for x in 0..<columns {
+                    for c in 0..<nc {
+                        let i = y * rowSamples + x * nc + c
+                        let px = Int32(samples[i] >> UInt16(pointTransform))
+                        func s(_ j: Int) -> Int32 { Int32(samples[j] >> UInt16(pointTransform)) }
+                        let pred: Int32
+                        if y == 0 || restartRow {
+                            pred = x == 0 ? initial : s(i - nc)
+                        } else if x == 0 {
+                            pred = s(i - rowSamples)
+                        } else {
+                            let ra = s(i - nc), rb = s(i - rowSamples), rc = s(i - rowSamples - nc)
+                            pred = LosslessJPEGDecoder.predict(predictor, ra: ra, rb: rb, rc: rc)  // T.81 Table H.1
+                        }
+                        diffs[i] = Self.wrap(px - pred)
+                    }
                 }
             }
         }
         let tableCount = tablePerComponent ? nc : 1
         var histograms = [[Int]](repeating: [Int](repeating: 0, count: 17), count: tableCount)
-        for (i, d) in diffs.enumerated() { histograms[tablePerComponent ? i % nc : 0][Self.category(d)] += 1 }
+        if tableCount == 1 {
+            var h = [Int](repeating: 0, count: 17)
+            diffs.withUnsafeBufferPointer { for d in $0 { h[Self.category(d)] += 1 } }
+            histograms[0] = h
+        } else {
+            for (i, d) in diffs.enumerated() { histograms[i % nc][Self.category(d)] += 1 }
+        }
         let lengths = histograms.map { Self.codeLengths($0) }
         let tables = lengths.map { Self.canonical($0) }
 
@@ -105,12 +123,17 @@ package struct LosslessJPEGEncoder {
                 writer.bytes += [0xFF, UInt8(0xD0 + restart % 8)]
                 restart += 1
             }
-            for i in (y * rowSamples)..<((y + 1) * rowSamples) {
-                let d = diffs[i], ssss = Self.category(d), t = tablePerComponent ? i % nc : 0
-                writer.put(tables[t].codes[ssss], count: lengths[t][ssss])
-                if ssss > 0 && ssss < 16 {
-                    let v = d > 0 ? d : d - 1
-                    writer.put(UInt32(truncatingIfNeeded: v) & (1 << UInt32(ssss) - 1), count: ssss)
+            diffs.withUnsafeBufferPointer { all in
+                for i in (y * rowSamples)..<((y + 1) * rowSamples) {
+                    let d = all[i], ssss = Self.category(d), t = tablePerComponent ? i % nc : 0
+                    // The Huffman code then, for 0 < SSSS < 16, the SSSS low bits of d (d − 1 if negative).
+                    let code = UInt64(tables[t].codes[ssss]), length = lengths[t][ssss]
+                    if ssss > 0 && ssss < 16 {
+                        let v = UInt64(UInt32(truncatingIfNeeded: d > 0 ? d : d - 1) & (1 << UInt32(ssss) - 1))
+                        writer.put(code << UInt64(ssss) | v, count: length + ssss)
+                    } else {
+                        writer.put(code, count: length)
+                    }
                 }
             }
         }
@@ -118,6 +141,12 @@ package struct LosslessJPEGEncoder {
         out += writer.bytes
         out += [0xFF, 0xD9]
         return out
+    }
+
+    /// A difference taken modulo 2^16, as −32768 … 32767.
+    @inline(__always) static func wrap(_ v: Int32) -> Int32 {
+        let d = v & 0xFFFF
+        return d >= 0x8000 ? d - 0x10000 : d
     }
 
     /// SSSS of a difference in −32768 … 32767 (−32768 is 32768 modulo 2^16: category 16).
@@ -208,9 +237,12 @@ package struct LosslessJPEGEncoder {
         var acc: UInt64 = 0
         var count = 0
 
-        mutating func put(_ value: UInt32, count n: Int) {
+        /// Appends the low `n` (≤ 32) bits of `value`, most significant first.
+        mutating func put(_ value: UInt32, count n: Int) { put(UInt64(value), count: n) }
+
+        @inline(__always) mutating func put(_ value: UInt64, count n: Int) {
             guard n > 0 else { return }
-            acc = acc << UInt64(n) | UInt64(value)
+            acc = acc << UInt64(n) | value
             count += n
             while count >= 8 {
                 count -= 8
@@ -222,7 +254,7 @@ package struct LosslessJPEGEncoder {
         }
 
         mutating func flush() {
-            if count > 0 { put((1 << UInt32(8 - count)) - 1, count: 8 - count) }
+            if count > 0 { put(UInt64((1 << (8 - count)) - 1), count: 8 - count) }
         }
     }
 }

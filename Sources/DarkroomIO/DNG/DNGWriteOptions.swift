@@ -1,3 +1,5 @@
+import DarkroomCore
+
 /// How `DNGWriter` lays out a DNG.
 public struct DNGWriteOptions: Sendable {
     /// Rows per strip when `tileSize` is nil.
@@ -12,6 +14,25 @@ public struct DNGWriteOptions: Sendable {
     public var dateTime: String?
     /// How the raw samples are stored. Default uncompressed.
     public var compression: DNGCompression
+    /// When set, the image holds every stored sample (the whole sensor, as `metadata.sensorWidth
+    /// × sensorHeight`) and this rectangle is written as ActiveArea; CFA pattern, black levels and
+    /// DefaultCrop stay relative to its origin, as in `RawMetadata`. Nil: the image is the active
+    /// area and no ActiveArea tag is written.
+    public var activeArea: PixelRect?
+    /// LinearizationTable written in the raw IFD: the image's samples are stored values before it.
+    public var linearizationTable: [UInt16]?
+    /// Threads that encode lossless-JPEG tiles (0 = one per core). Changes speed, never bytes.
+    public var threads: Int = 1
+    /// Writes RawImageDigest and NewRawImageDigest (IFD0), computed as the DNG SDK does (`RawDigest`).
+    public var rawDigests = false
+    /// A JPEG preview written as a second SubIFD after the raw image (NewSubFileType 1,
+    /// Compression 7, YCbCr), as Adobe's converter lays it out.
+    public var jpegPreview: DNGJPEGPreview?
+    /// Writes the EXIF capture facts of `metadata.exif` into IFD0 as TIFF/EP allows (ExposureTime,
+    /// FNumber, ISOSpeedRatings, FocalLength, FocalLengthIn35mmFilm, LensMake, LensModel).
+    public var captureTags = false
+    /// Embedded original file (OriginalRawFileName, OriginalRawFileData, OriginalRawFileDigest).
+    public var originalRawFile: DNGOriginalRawFile?
 
     public init(rowsPerStrip: Int = 64, tileSize: Int? = nil, preview: DNGPreview? = nil,
                 software: String? = nil, dateTime: String? = nil, compression: DNGCompression = .uncompressed) {
@@ -40,5 +61,17 @@ public struct DNGPreview: Sendable, Equatable {
     public var rgb: [UInt8]
     public init(width: Int, height: Int, rgb: [UInt8]) {
         self.width = width; self.height = height; self.rgb = rgb
+    }
+}
+
+/// A complete baseline JPEG (SOI…EOI) of `width × height` 8-bit YCbCr pixels, chroma subsampled
+/// `subsampling` (horizontal, vertical: [1, 1] or [2, 2]).
+public struct DNGJPEGPreview: Sendable, Equatable {
+    public var width: Int
+    public var height: Int
+    public var subsampling: [Int]
+    public var jpeg: [UInt8]
+    public init(width: Int, height: Int, subsampling: [Int], jpeg: [UInt8]) {
+        self.width = width; self.height = height; self.subsampling = subsampling; self.jpeg = jpeg
     }
 }

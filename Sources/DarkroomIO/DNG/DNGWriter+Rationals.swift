@@ -4,7 +4,8 @@ extension DNGWriter {
     /// libtiff stores (S)RATIONAL tags from 32-bit floats as its closest fraction
     /// (0.8716 → 0.8715999722…). To write what DNG writers conventionally write, every rational
     /// of our image IFDs is re-encoded in place: integers as n/1, others as round(v·10000)/10000
-    /// — exact for values already rounded to 1/10000 by `q`. Same size, so only values change.
+    /// — exact for values already rounded to 1/10000 by `q` — and ExposureTime under a second as
+    /// 1/round(1/v). Same size, so only values change.
     static func normaliseRationals(path: String) throws(TIFFError) {
         let file = try TIFFFile(storage: TIFFByteStorage(mapping: path))
         let r = file.reader
@@ -20,8 +21,10 @@ extension DNGWriter {
                 var out: [UInt8] = []
                 for v in values {
                     let isInteger = v == v.rounded()
-                    let num = isInteger ? v : (v * 10000).rounded()
-                    let den: Double = isInteger ? 1 : 10000
+                    // ExposureTime below a second as 1/N seconds (1/8000 would be 1/10000 in k/10000).
+                    let reciprocal = tag == TIFFTag.exposureTime && v > 0 && v < 1 && 1 / v < Double(UInt32.max)
+                    let num = reciprocal ? 1 : isInteger ? v : (v * 10000).rounded()
+                    let den: Double = reciprocal ? (1 / v).rounded() : isInteger ? 1 : 10000
                     let fits = type == .rational ? (num >= 0 && num <= Double(UInt32.max)) : (num >= Double(Int32.min) && num <= Double(Int32.max))
                     guard fits else { out = []; break }
                     let n = type == .rational ? UInt32(num) : UInt32(bitPattern: Int32(num))

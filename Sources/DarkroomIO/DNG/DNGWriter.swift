@@ -60,6 +60,7 @@ public enum DNGWriter {
                 throw .invalidInput(reason: "2-component lossless JPEG needs an even strip width, not \(blockWidth)")
             }
         }
+        try validateAdditions(image, options)
         if let p = options.preview, p.width <= 0 || p.height <= 0 || p.rgb.count != p.width * p.height * 3 {
             throw .invalidInput(reason: "preview \(p.width)x\(p.height) with \(p.rgb.count) bytes")
         }
@@ -70,11 +71,13 @@ public enum DNGWriter {
     static func q(_ m: Matrix3) -> [Double] { m.m.map(q) }
 
     static func writeFile(_ image: RawImage, to path: String, options: DNGWriteOptions) throws(TIFFError) {
+        let digests = options.rawDigests ? rawDigests(image, options) : nil
         let tiff = try LibTIFFWriter.open(path: path)
         if let preview = options.preview {
             try writePreviewStructure(preview, tiff)
             try writeCameraTags(image.metadata, options, tiff)
-            try tiff.setOneSubIFD()
+            try writeMainIFDAdditions(image.metadata, options, digests, tiff)
+            try tiff.setSubIFDs(options.jpegPreview == nil ? 1 : 2)
             try tiff.checkpointDirectory()
             try writePreviewPixels(preview, tiff)
             try tiff.writeDirectory()
@@ -83,14 +86,18 @@ public enum DNGWriter {
         } else {
             try writeRawStructure(image, options, tiff)
             try writeCameraTags(image.metadata, options, tiff)
+            try writeMainIFDAdditions(image.metadata, options, digests, tiff)
             try writeRawTags(image, tiff)
         }
+        try writeRawIFDAdditions(options, tiff)
         // Directory before pixels (Adobe's layout). LibRaw 0.21 needs it for multi-tile files:
         // it range-checks the TileOffsets *array position* plus the data size against the file size.
         try tiff.checkpointDirectory()
         try writeRawPixels(image, options, tiff)
         try tiff.writeDirectory()
+        if let jpeg = options.jpegPreview, options.preview != nil { try writeJPEGPreview(jpeg, tiff) }
         try tiff.close()
+        if let original = options.originalRawFile { try appendOriginalRawFile(original, to: path) }
     }
 
     // MARK: - IFD0 tags
@@ -263,12 +270,15 @@ public enum DNGWriter {
         let spp = image.samplesPerPixel, rowSamples = image.width * spp
         let nc = spp == 1 ? components : spp
         let precision = losslessJPEGPrecision(image)
-        func encode(_ samples: UnsafeBufferPointer<UInt16>, blockWidth: Int, rows: Int) -> [UInt8] {
+        @Sendable func encode(_ samples: UnsafeBufferPointer<UInt16>, blockWidth: Int, rows: Int) -> [UInt8] {
             LosslessJPEGEncoder(columns: blockWidth * spp / nc, lines: rows, components: nc, precision: precision).encode(samples)
         }
         if let tile = options.tileSize {
-            try forEachTile(of: image, size: tile) { (index, buffer) throws(TIFFError) in
-                let stream = encode(buffer, blockWidth: tile, rows: tile)
+            // Every tile's stream first, concurrently (`options.threads`), then written in order.
+            let streams = encodeTilesConcurrently(image, size: tile, threads: options.threads) { buffer in
+                encode(buffer, blockWidth: tile, rows: tile)
+            }
+            for (index, stream) in streams.enumerated() {
                 let failure: TIFFError? = stream.withUnsafeBytes { b in
                     do throws(TIFFError) { try t.writeRawTile(index, b); return nil } catch { return error }
                 }

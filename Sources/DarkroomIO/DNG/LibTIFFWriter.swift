@@ -119,6 +119,19 @@ struct LibTIFFWriter: ~Copyable {
         (UInt32(TIFFTag.profileHueSatMapData2), TIFF_FLOAT, -1, true, "ProfileHueSatMapData2"),
         (UInt32(TIFFTag.profileHueSatMapData3), TIFF_FLOAT, -1, true, "ProfileHueSatMapData3"),
         (UInt32(TIFFTag.profileHueSatMapEncoding), TIFF_LONG, 1, false, "ProfileHueSatMapEncoding"),
+        // Capture facts in IFD0 (TIFF/EP; the DNG SDK reads them there) and the DNG digest tags.
+        (UInt32(TIFFTag.exposureTime), TIFF_RATIONAL, 1, false, "ExposureTime"),
+        (UInt32(TIFFTag.fNumber), TIFF_RATIONAL, 1, false, "FNumber"),
+        (UInt32(TIFFTag.isoSpeedRatings), TIFF_SHORT, -1, true, "ISOSpeedRatings"),
+        (UInt32(TIFFTag.focalLength), TIFF_RATIONAL, 1, false, "FocalLength"),
+        (UInt32(TIFFTag.focalLengthIn35mmFilm), TIFF_SHORT, 1, false, "FocalLengthIn35mmFilm"),
+        (UInt32(TIFFTag.lensMake), TIFF_ASCII, -1, false, "LensMake"),
+        (UInt32(TIFFTag.lensModel), TIFF_ASCII, -1, false, "LensModel"),
+        (UInt32(TIFFTag.rawImageDigest), TIFF_BYTE, 16, false, "RawImageDigest"),
+        (UInt32(TIFFTag.newRawImageDigest), TIFF_BYTE, 16, false, "NewRawImageDigest"),
+        (UInt32(TIFFTag.originalRawFileDigest), TIFF_BYTE, 16, false, "OriginalRawFileDigest"),
+        (UInt32(TIFFTag.originalRawFileName), TIFF_ASCII, -1, false, "OriginalRawFileName"),
+        (UInt32(TIFFTag.originalRawFileData), TIFF_UNDEFINED, -3, true, "OriginalRawFileData"),
     ]
 
     /// Registers the custom fields libtiff does not already know for the current directory.
@@ -149,6 +162,8 @@ struct LibTIFFWriter: ~Copyable {
         let what = "set \(TIFFTag.name(tag))"
 
         if case .ascii(let s) = value {
+            // A text tag libtiff declares as BYTE (OriginalRawFileName): NUL-terminated bytes.
+            if type != TIFF_ASCII { return try set(tag, .bytes(Array(s.utf8) + [0])) }
             let ok = s.withCString { p in withVaList([p]) { TIFFVSetField(tif, t, $0) } }
             return try Self.check(ok, what)
         }
@@ -223,12 +238,21 @@ struct LibTIFFWriter: ~Copyable {
     }
 
     /// Declares one SubIFD to be written after the current directory.
-    func setOneSubIFD() throws(TIFFError) {
-        var offsets: [UInt64] = [0]
+    func setOneSubIFD() throws(TIFFError) { try setSubIFDs(1) }
+
+    /// Declares `count` SubIFDs, the next `count` directories written after the current one.
+    func setSubIFDs(_ count: Int) throws(TIFFError) {
+        var offsets = [UInt64](repeating: 0, count: count)
         let ok = offsets.withUnsafeMutableBytes { buf in
-            withVaList([Int32(1), OpaquePointer(buf.baseAddress!)]) { TIFFVSetField(tif, UInt32(TIFFTAG_SUBIFD), $0) }
+            withVaList([Int32(count), OpaquePointer(buf.baseAddress!)]) { TIFFVSetField(tif, UInt32(TIFFTAG_SUBIFD), $0) }
         }
         try Self.check(ok, "set SubIFDs")
+    }
+
+    /// YCbCrSubSampling (two SHORTs, passed as two variadic values).
+    func setYCbCrSubsampling(horizontal: Int, vertical: Int) throws(TIFFError) {
+        let ok = withVaList([UInt32(horizontal), UInt32(vertical)]) { TIFFVSetField(tif, UInt32(TIFFTAG_YCBCRSUBSAMPLING), $0) }
+        try Self.check(ok, "set YCbCrSubSampling")
     }
 
     func writeStrip(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {

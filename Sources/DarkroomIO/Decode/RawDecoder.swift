@@ -427,6 +427,19 @@ public enum RawDecoder {
 
     private static func decodeLibRaw(path: String, unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> RawImage {
         let u = try LibRawDecoder.unpack(path: path, unpackPixels: unpack, budget: budget)
+        let md = libRawMetadata(u)
+        if !unpack {
+            return RawImage(width: 0, height: 0, samplesPerPixel: u.samplesPerPixel, pixels: [], metadata: md)
+        }
+        let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: u.visible)
+        return RawImage(width: u.visible.width, height: u.visible.height, samplesPerPixel: u.samplesPerPixel,
+                        pixels: pixels, metadata: md)
+    }
+
+    /// The metadata of a LibRaw-read (non-DNG) RAW: stored size, visible area as ActiveArea,
+    /// per-site black, `cam_xyz` as ColorMatrix1 (D65), as-shot (else daylight) multipliers as
+    /// AsShotNeutral. Shared by `decode` and `DNGConverter`.
+    static func libRawMetadata(_ u: LibRawUnpacked) -> RawMetadata {
         var md = RawMetadata()
         md.fileFormat = u.formatName
         md.exif = u.exif
@@ -469,12 +482,7 @@ public enum RawDecoder {
             md.asShotNeutral = n.map { $0 / mx }
             if source == "daylight" { md.warnings.append("no as-shot white balance in file; using the camera's daylight multipliers") }
         }
-        if !unpack {
-            return RawImage(width: 0, height: 0, samplesPerPixel: u.samplesPerPixel, pixels: [], metadata: md)
-        }
-        let pixels = crop(u.pixels, width: u.rawWidth, spp: u.samplesPerPixel, to: u.visible)
-        return RawImage(width: u.visible.width, height: u.visible.height, samplesPerPixel: u.samplesPerPixel,
-                        pixels: pixels, metadata: md)
+        return md
     }
 
     static func crop(_ pixels: [UInt16], width: Int, spp: Int, to r: PixelRect) -> [UInt16] {

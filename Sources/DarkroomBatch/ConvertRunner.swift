@@ -1,0 +1,215 @@
+import DarkroomCore
+import DarkroomIO
+import Foundation
+
+/// Everything `darkroom convert` needs (validated by the command).
+public struct ConvertConfiguration: Sendable {
+    public var inputs: [String]
+    public var recursive = false
+    public var outputDirectory: String
+    public var options = DNGConvertOptions()
+    /// Files converted at once.
+    public var jobs = 1
+    /// Working-set budget in bytes for all files in flight (`MemoryGate`).
+    public var memoryBudget: Int64 = MemoryGate.physicalMemory / 2
+    public var reportPath: String?
+    public init(inputs: [String], outputDirectory: String) { self.inputs = inputs; self.outputDirectory = outputDirectory }
+
+    /// The manifest's recipe key: what changes the output bytes.
+    var recipeKey: String {
+        let o = options
+        return "convert-1:\(o.compression.rawValue):preview=\(o.previewLongSide.map(String.init) ?? "none"):thumb=\(o.thumbnailLongSide):tile=\(o.tileSize):original=\(o.embedOriginal)"
+    }
+}
+
+/// One input's line in the convert report.
+public struct ConvertFileReport: Sendable, Codable, Equatable {
+    /// "converted", "up-to-date", "skipped" (not RAW, found in a directory) or "failed".
+    public var status: String
+    public var input: String
+    public var output: String?
+    public var error: String?
+    public var category: String?
+    public var inputSHA256: String?
+    public var outputSHA256: String?
+    public var result: DNGConvertResult?
+}
+
+/// The JSON report of a convert run: options, totals and every file, so an audit needs no rerun.
+public struct ConvertReport: Sendable, Codable, Equatable {
+    public struct Totals: Sendable, Codable, Equatable {
+        public var files = 0, converted = 0, upToDate = 0, skipped = 0, failed = 0
+        public var seconds = 0.0
+        public var inputMegabytes = 0.0, outputMegabytes = 0.0, megapixels = 0.0
+        /// Input MB and megapixels converted per second of wall time.
+        public var megabytesPerSecond = 0.0, megapixelsPerSecond = 0.0
+    }
+    public var schemaVersion = 1
+    public var tool = "darkroom convert"
+    public var version = DarkroomVersion.string
+    public var outputDirectory: String
+    public var compression: String
+    public var preview: String
+    public var verify: Bool
+    public var embedOriginal: Bool
+    public var tileSize: Int
+    public var jobs: Int
+    public var totals = Totals()
+    public var files: [ConvertFileReport] = []
+    public var exitCode: Int32 { totals.failed > 0 ? 1 : 0 }
+}
+
+/// Converts a batch to DNG with the batch engine's pieces: `InputExpander` (files, folders, -r),
+/// `OutputNamer` (OUTDIR/{dir}/{stem}.dng, collisions made unique), `Manifest` (resume: an output
+/// whose record has the same options and an unchanged input is up to date), `MemoryGate` (files
+/// in flight stay within the budget), SHA-256 of inputs and outputs. Each output appears only
+/// once verified (`DNGConverter`), so a killed run leaves only complete DNGs; its temporary
+/// files are removed by the next run. Files run in this process on `jobs` threads (no worker
+/// processes: LibRaw is the only C decoder involved, and a crash fails the run).
+public final class ConvertRunner: @unchecked Sendable {
+    public let config: ConvertConfiguration
+    private let lock = NSLock()
+
+    public init(_ config: ConvertConfiguration) { self.config = config }
+
+    /// Runs the batch; `progress` gets one line per finished file (serialised).
+    public func run(progress: @escaping @Sendable (ConvertFileReport) -> Void = { _ in }) throws(BatchError) -> ConvertReport {
+        let start = Date()
+        let directory: AtomicWriter.Directory
+        do { directory = try AtomicWriter.Directory(path: config.outputDirectory) } catch {
+            throw .io("\(config.outputDirectory): cannot use as output directory (\(error.description))")
+        }
+        let inputs = try InputExpander.expand(config.inputs, recursive: config.recursive, excluding: config.outputDirectory)
+        guard !inputs.isEmpty else { throw .usage("no input files found in \(config.inputs.joined(separator: " "))") }
+        Self.sweepTemporaries(in: config.outputDirectory)
+        let manifest = try Manifest(directory: directory, shard: nil)
+        let namer: OutputNamer
+        do { namer = try OutputNamer(template: OutputNamer.defaultTemplate) } catch { throw error }
+        let names = namer.names(for: inputs, exif: { _ in nil }).map { $0 + ".dng" }
+        if let report = config.reportPath,
+           names.contains(where: { directory.fullPath($0) == report }) || inputs.contains(where: { $0.path == report }) {
+            throw .usage("--report \(report) would replace an input or an output")
+        }
+
+        let gate = MemoryGate(budget: config.memoryBudget)
+        var reports = [ConvertFileReport?](repeating: nil, count: inputs.count)
+        let box = ReportBox(count: inputs.count)
+        let next = Counter()
+        let jobs = max(1, min(config.jobs, inputs.count))
+        // Threads per file: the cores left over by the jobs (tiles and digests of one file).
+        var options = config.options
+        if options.threads == 0 { options.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / jobs) }
+        let opts = options
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let i = next.take(below: inputs.count) {
+                let r = self.convertOne(inputs[i], name: names[i], directory: directory, manifest: manifest, gate: gate, options: opts)
+                box.set(i, r)
+                self.lock.lock(); progress(r); self.lock.unlock()
+            }
+        }
+        reports = box.items
+        var report = ConvertReport(outputDirectory: config.outputDirectory, compression: config.options.compression.rawValue,
+                                   preview: config.options.previewLongSide.map(String.init) ?? "none",
+                                   verify: config.options.verify, embedOriginal: config.options.embedOriginal,
+                                   tileSize: config.options.tileSize, jobs: jobs)
+        report.files = reports.compactMap { $0 }
+        var t = ConvertReport.Totals()
+        t.files = report.files.count
+        for f in report.files {
+            switch f.status {
+            case "converted":
+                t.converted += 1
+                if let r = f.result {
+                    t.inputMegabytes += Double(r.inputBytes) / 1e6
+                    t.outputMegabytes += Double(r.outputBytes) / 1e6
+                    t.megapixels += Double(r.width * r.height) / 1e6
+                }
+            case "up-to-date": t.upToDate += 1
+            case "skipped": t.skipped += 1
+            default: t.failed += 1
+            }
+        }
+        t.seconds = Date().timeIntervalSince(start)
+        if t.seconds > 0 { t.megabytesPerSecond = t.inputMegabytes / t.seconds; t.megapixelsPerSecond = t.megapixels / t.seconds }
+        report.totals = t
+        if let path = config.reportPath {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            do {
+                let data = try encoder.encode(report)
+                try AtomicWriter.write([UInt8](data), to: path, overwrite: true)
+            } catch { throw .io("\(path): cannot write report (\(error))") }
+        }
+        return report
+    }
+
+    private func convertOne(_ input: BatchInput, name: String, directory: AtomicWriter.Directory, manifest: Manifest,
+                            gate: MemoryGate, options: DNGConvertOptions) -> ConvertFileReport {
+        let output = directory.fullPath(name)
+        var rep = ConvertFileReport(status: "failed", input: input.path, output: output)
+        guard let fp = InputFingerprint.stat(input.path) else {
+            rep.error = "\(input.path): no such file"; rep.category = "not-found"; return rep
+        }
+        // Resume: the output exists, was recorded done with these options for this input.
+        if let record = manifest.output(name), record.state == .done, record.recipe == config.recipeKey,
+           record.inputSize == fp.size, record.inputModified == fp.modified, directory.exists(name) {
+            rep.status = "up-to-date"
+            return rep
+        }
+        // Admission: the stored image's size from LibRaw's header (no unpacking).
+        var estimate = Int64(fp.size) * 2
+        if let md = try? RawDecoder.metadata(path: input.path) {
+            let px = Int64(max(md.sensorWidth, 1)) * Int64(max(md.sensorHeight, 1))
+            // Source samples + read-back samples + preview crop (2 B each) + 8-bit render (3 B) + tiles.
+            estimate = px * 2 * 4 + px * 3 + (options.embedOriginal ? Int64(fp.size) * 2 : 0)
+        }
+        _ = gate.acquire(estimate)
+        defer { gate.release(estimate) }
+
+        do { try directory.checkParents(of: name) } catch {
+            rep.error = error.description; rep.category = "write"; return rep
+        }
+        let replacing = directory.exists(name)
+        let record = ManifestRecord(input: input.relativePath, format: "dng", recipe: config.recipeKey, inputSize: fp.size,
+                                    inputModified: fp.modified, inputHash: "", state: .pending, replacing: replacing,
+                                    time: Date().timeIntervalSince1970)
+        if options.overwrite || !replacing { try? manifest.set(outputs: [name: record], clearingFailureOf: name) }
+        do throws(DNGConvertError) {
+            let result = try DNGConverter.convert(input: input.path, output: output, options: options)
+            var done = record
+            done.state = .done
+            done.inputHash = SHA256.hexOfFile(input.path) ?? ""
+            try? manifest.set(outputs: [name: done], clearingFailureOf: name)
+            rep.status = "converted"
+            rep.result = result
+            rep.inputSHA256 = done.inputHash
+            rep.outputSHA256 = SHA256.hexOfFile(output)
+        } catch {
+            if case .decode(.notRaw) = error, !input.explicit {
+                rep.status = "skipped"
+            }
+            rep.error = error.description
+            rep.category = error.category
+        }
+        return rep
+    }
+
+    /// Removes temporary files (".NAME.dng.PID.N.part", ".NAME.PID.N.tmp") of runs whose process is gone.
+    static func sweepTemporaries(in root: String) {
+        guard let walker = FileManager.default.enumerator(atPath: root) else { return }
+        while let rel = walker.nextObject() as? String {
+            let name = (rel as NSString).lastPathComponent
+            guard name.hasPrefix("."), name.hasSuffix(".part") || name.hasSuffix(".tmp"), name.contains(".dng") else { continue }
+            let parts = name.split(separator: ".")
+            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { continue }
+            if kill(pid, 0) != 0 && errno == ESRCH { unlink((root as NSString).appendingPathComponent(rel)) }
+        }
+    }
+
+    private final class ReportBox: @unchecked Sendable {
+        private let lock = NSLock()
+        private(set) var items: [ConvertFileReport?]
+        init(count: Int) { items = Array(repeating: nil, count: count) }
+        func set(_ i: Int, _ r: ConvertFileReport) { lock.lock(); items[i] = r; lock.unlock() }
+    }
+}

@@ -1,0 +1,124 @@
+import Testing
+import DarkroomTestSupport
+import Foundation
+import DarkroomCore
+import DarkroomIO
+
+/// `darkroom convert`, `verify`, `extract` as a user runs them: exit statuses, one-line errors,
+/// resume, report, determinism across --jobs.
+@Suite(.serialized) struct ConvertCommandTests {
+    /// A small DNG input written by DNGWriter (the sample RAW when present is used too).
+    static func inputs(in dir: String, count: Int = 2) throws -> [String] {
+        var out: [String] = []
+        if let raw = TestSupport.files(in: "raw").first {
+            for i in 0..<count {
+                let p = dir + "/in/raw\(i)." + raw.pathExtension
+                try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+                try FileManager.default.copyItem(atPath: raw.path, toPath: p)
+                out.append(p)
+            }
+            return out
+        }
+        try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
+        for i in 0..<count {
+            var md = RawMetadata()
+            md.cfa = CFAPattern(colors: [.red, .green, .green, .blue])
+            md.sensorWidth = 400; md.sensorHeight = 300
+            md.whiteLevel = [4095]; md.blackLevel = [64]
+            md.asShotNeutral = [0.5, 1, 0.6]
+            var profile = CameraProfile()
+            profile.colorMatrix1 = Matrix3([0.7, -0.1, -0.05, -0.4, 1.2, 0.2, -0.05, 0.1, 0.6])
+            profile.calibrationIlluminant1 = 21
+            md.profile = profile
+            let pixels = (0..<(400 * 300)).map { UInt16(($0 * 37 + i) % 4000) }
+            let p = dir + "/in/syn\(i).dng"
+            try DNGWriter.write(RawImage(width: 400, height: 300, samplesPerPixel: 1, pixels: pixels, metadata: md), to: p,
+                                options: DNGWriteOptions(dateTime: "2026:01:01 00:00:00"))
+            out.append(p)
+        }
+        return out
+    }
+
+    @Test func convertsVerifiesResumesAndReports() throws {
+        let dir = TestSupport.tempDirectory("convert-cli")
+        defer { TestSupport.cleanup(dir) }
+        let ins = try Self.inputs(in: dir)
+        let report = dir + "/report.json"
+        let first = try CLIProcess.run(["convert", dir + "/in", "-o", dir + "/out", "--report", report])
+        #expect(first.status == 0, "\(first.stderr)")
+        let outs = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasSuffix(".dng") }.sorted()
+        #expect(outs.count == ins.count)
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let files = json?["files"] as? [[String: Any]] ?? []
+        #expect(files.count == ins.count)
+        for f in files {
+            #expect(f["status"] as? String == "converted")
+            #expect((f["inputSHA256"] as? String)?.count == 64 && (f["outputSHA256"] as? String)?.count == 64)
+            let result = f["result"] as? [String: Any]
+            #expect((result?["compressionRatio"] as? Double ?? 0) > 1)
+            #expect((result?["newRawImageDigest"] as? String)?.count == 32)
+        }
+        // verify: every output OK, exit 0; with the original too.
+        let v = try CLIProcess.run(["verify"] + outs.map { dir + "/out/" + $0 })
+        #expect(v.status == 0 && v.stdout.split(separator: "\n").count == outs.count, "\(v.stdout)")
+        let vo = try CLIProcess.run(["verify", dir + "/out/" + outs[0], "--original", ins[0]])
+        #expect(vo.status == 0 && vo.stdout.contains("= original"), "\(vo.stdout)")
+        // Rerun: up to date, nothing rewritten.
+        let again = try CLIProcess.run(["convert", dir + "/in", "-o", dir + "/out"])
+        #expect(again.status == 0 && again.stdout.contains("\(ins.count) up to date"), "\(again.stdout)")
+    }
+
+    @Test func jobsDoNotChangeTheBytes() throws {
+        let dir = TestSupport.tempDirectory("convert-jobs")
+        defer { TestSupport.cleanup(dir) }
+        _ = try Self.inputs(in: dir, count: 2)
+        for jobs in [1, 2] {
+            let r = try CLIProcess.run(["convert", dir + "/in", "-o", dir + "/j\(jobs)", "--jobs", "\(jobs)", "-q"])
+            #expect(r.status == 0, "\(r.stderr)")
+        }
+        for name in try FileManager.default.contentsOfDirectory(atPath: dir + "/j1").filter({ $0.hasSuffix(".dng") }) {
+            let a = try Data(contentsOf: URL(fileURLWithPath: dir + "/j1/" + name))
+            let b = try Data(contentsOf: URL(fileURLWithPath: dir + "/j2/" + name))
+            #expect(a == b, "\(name) differs between --jobs 1 and 2")
+        }
+    }
+
+    @Test func badInputsAndFlagsGiveOneLineErrors() throws {
+        let dir = TestSupport.tempDirectory("convert-errors")
+        defer { TestSupport.cleanup(dir) }
+        let absent = try CLIProcess.run(["convert", dir + "/absent.cr2", "-o", dir + "/out"])
+        #expect(absent.status == 1)
+        #expect(absent.errorLines.count == 1 && absent.errorLines[0].contains("absent.cr2"), "\(absent.stderr)")
+        let garbage = dir + "/garbage.nef"
+        try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: garbage))
+        let g = try CLIProcess.run(["convert", garbage, "-o", dir + "/out"])
+        #expect(g.status == 1 && g.errorLines.count == 1 && g.errorLines[0].contains("garbage.nef"), "\(g.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/garbage.dng"))
+        for args in [["--compression", "zip"], ["--preview", "12"], ["--verify", "maybe"], ["--jobs", "0"]] {
+            let r = try CLIProcess.run(["convert", garbage, "-o", dir + "/out"] + args)
+            #expect(r.status == 2 && r.errorLines.count == 1, "\(args): \(r.stderr)")
+        }
+        let v = try CLIProcess.run(["verify", dir + "/absent.dng"])
+        #expect(v.status == 1 && v.stdout.hasPrefix("FAIL"), "\(v.stdout)")
+        let e = try CLIProcess.run(["extract", garbage, "-o", dir + "/x"])
+        #expect(e.status == 1 && e.errorLines.count == 1, "\(e.stderr)")
+    }
+
+    @Test func extractWritesTheOriginalBack() throws {
+        let dir = TestSupport.tempDirectory("convert-extract")
+        defer { TestSupport.cleanup(dir) }
+        let ins = try Self.inputs(in: dir, count: 1)
+        let c = try CLIProcess.run(["convert", ins[0], "-o", dir + "/out", "--embed-original", "-q"])
+        #expect(c.status == 0, "\(c.stderr)")
+        let dng = try #require(try FileManager.default.contentsOfDirectory(atPath: dir + "/out").first { $0.hasSuffix(".dng") })
+        let x = try CLIProcess.run(["extract", dir + "/out/" + dng, "-o", dir + "/x"])
+        #expect(x.status == 0, "\(x.stderr)")
+        let back = try Data(contentsOf: URL(fileURLWithPath: dir + "/x/" + (ins[0] as NSString).lastPathComponent))
+        #expect(back == (try Data(contentsOf: URL(fileURLWithPath: ins[0]))))
+        // No DNG without an embedded original: a one-line error.
+        let plain = try CLIProcess.run(["convert", ins[0], "-o", dir + "/plain", "-q"])
+        #expect(plain.status == 0)
+        let none = try CLIProcess.run(["extract", dir + "/plain/" + dng, "-o", dir + "/y"])
+        #expect(none.status == 1 && none.errorLines.count == 1 && none.stderr.contains("no embedded original"), "\(none.stderr)")
+    }
+}
