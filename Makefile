@@ -132,7 +132,8 @@ $(SKIMAGE_DATA)/.complete:
 	    --python-version 3.11 --implementation cp --platform manylinux_2_17_x86_64 \
 	    scikit-image==0.24.0 -d out/demosaic-sets
 	@echo "$(SKIMAGE_SHA256)  out/demosaic-sets/$(SKIMAGE_WHEEL)" | sha256sum -c --quiet - \
-	    || { echo "make: $(SKIMAGE_WHEEL): SHA-256 differs from the pinned one"; exit 1; }
+	    || { echo "make: $(SKIMAGE_WHEEL): SHA-256 differs from the pinned one (removed)"; \
+	         rm -f out/demosaic-sets/$(SKIMAGE_WHEEL); exit 1; }
 	@rm -rf $(SKIMAGE_DATA) && mkdir -p $(SKIMAGE_DATA)
 	@cd $(SKIMAGE_DATA) && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); \
 	    [open(n + ".png", "wb").write(z.read("skimage/data/" + n + ".png")) for n in sys.argv[2:]]' \
