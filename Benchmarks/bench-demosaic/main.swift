@@ -17,7 +17,7 @@ enum BenchSet: String, CaseIterable { case kodak24, saturated, all }
 
 struct Options {
     var kodakDirectory = ""
-    var saturatedDirectory = "out/demosaic-sets/skimage-0.24.0"
+    var saturatedDirectory = ""
     var set = BenchSet.all
     var markdown = false
     var algorithms = DemosaicAlgorithm.allCases
@@ -27,9 +27,10 @@ struct Options {
 
 func parseOptions() -> Options? {
     var o = Options()
-    let here = URL(fileURLWithPath: #filePath)
-    o.kodakDirectory = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    o.kodakDirectory = package.deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    o.saturatedDirectory = package.appendingPathComponent("out/demosaic-sets/skimage-0.24.0").path
     var args = CommandLine.arguments.dropFirst()
     while let a = args.popFirst() {
         switch a {
