@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic profiles samples clean
+.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples clean
 
 all: build
 
@@ -108,10 +108,37 @@ bench-peers: deps
 	$(call apt_install,$(PEER_PACKAGES),--no-install-recommends)
 	$(MAKE) bench
 
-# Demosaic quality (CPSNR on Kodak 24) and speed.
-bench-demosaic: deps swift
+# Demosaic quality (CPSNR on Kodak 24 and on a saturated-colour set) and speed.
+# DEMOSAIC_SET=kodak24|saturated|all (default all); BENCH_DEMOSAIC_ARGS passes more flags
+# (e.g. --no-speed, --algorithms gbtf,mlri).
+DEMOSAIC_SET ?= all
+bench-demosaic: deps swift $(if $(filter kodak24,$(DEMOSAIC_SET)),,demosaic-sets)
 	$(SWIFT) build -c release --product bench-demosaic
-	.build/release/bench-demosaic ../shared/samples/kodak24 --markdown
+	.build/release/bench-demosaic ../shared/samples/kodak24 --set $(DEMOSAIC_SET) \
+	    --saturated-dir $(SKIMAGE_DATA) --markdown $(BENCH_DEMOSAIC_ARGS)
+
+# The photographs of the saturated set: the colour PNGs scikit-image 0.24.0 ships in its wheel,
+# fetched by exact version and file, checked against the pinned SHA-256, extracted under out/.
+SKIMAGE_WHEEL := scikit_image-0.24.0-cp311-cp311-manylinux_2_17_x86_64.manylinux2014_x86_64.whl
+SKIMAGE_SHA256 := fa27b3a0dbad807b966b8db2d78da734cb812ca4787f7fbb143764800ce2fa9c
+SKIMAGE_PNGS := astronaut chelsea coffee color ihc logo motorcycle_left motorcycle_right
+SKIMAGE_DATA := out/demosaic-sets/skimage-0.24.0
+demosaic-sets: $(SKIMAGE_DATA)/.complete
+$(SKIMAGE_DATA)/.complete:
+	@python3 -m pip --version >/dev/null 2>&1 || { echo "make: installing python3-pip"; $(SUDO) apt-get update -q \
+	    && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-pip; }
+	@mkdir -p out/demosaic-sets
+	@[ -f out/demosaic-sets/$(SKIMAGE_WHEEL) ] || python3 -m pip download --no-deps --only-binary=:all: \
+	    --python-version 3.11 --implementation cp --platform manylinux_2_17_x86_64 \
+	    scikit-image==0.24.0 -d out/demosaic-sets
+	@echo "$(SKIMAGE_SHA256)  out/demosaic-sets/$(SKIMAGE_WHEEL)" | sha256sum -c --quiet - \
+	    || { echo "make: $(SKIMAGE_WHEEL): SHA-256 differs from the pinned one (removed)"; \
+	         rm -f out/demosaic-sets/$(SKIMAGE_WHEEL); exit 1; }
+	@rm -rf $(SKIMAGE_DATA) && mkdir -p $(SKIMAGE_DATA)
+	@cd $(SKIMAGE_DATA) && python3 -c 'import sys, zipfile; z = zipfile.ZipFile(sys.argv[1]); \
+	    [open(n + ".png", "wb").write(z.read("skimage/data/" + n + ".png")) for n in sys.argv[2:]]' \
+	    ../$(SKIMAGE_WHEEL) $(SKIMAGE_PNGS)
+	@touch $@
 
 # Regenerate Profiles/*.icc (lcms2) and Samples/*.dng (our DNG writer).
 profiles: build

@@ -1,16 +1,24 @@
-// bench-demosaic [kodakDir] [--markdown] [--algorithms a,b] [--no-speed] [--no-quality]
+// bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown]
+//                [--algorithms a,b] [--no-speed] [--no-quality]
 //
-// Mosaics each Kodak-24 image (8-bit values / 255 as they are, no linearisation, RGGB; kodim01
-// also cropped to GRBG/GBRG/BGGR, which must give bit-identical interiors), demosaics it with each
-// algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image edges) and reports CPSNR
-// (dB on the 8-bit scale, 10-px border excluded, per image and mean), then speed in MP/s on a
-// deterministic 6000×4000 (24 MP) synthetic mosaic with 1 and 2 workers, best of 3.
+// Mosaics each image of a test set (8-bit values / 255 as they are, no linearisation, RGGB),
+// demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image
+// edges) and reports CPSNR (dB on the 8-bit scale, 10-px border excluded, per image and mean).
+// Sets: "kodak24" (the Kodak-24 PNGs in kodakDir; kodim01 is also cropped to GRBG/GBRG/BGGR, which
+// must give bit-identical interiors) and "saturated" (the eight colour PNGs scikit-image 0.24.0
+// ships, extracted by `make demosaic-sets` into DIR, plus three generated saturated scenes, see
+// `SaturatedScenes`). Then speed in MP/s on a deterministic 6000×4000 (24 MP) synthetic mosaic
+// with 1 and 2 workers, best of 3.
 import DarkroomCore
 import DarkroomIO
 import Foundation
 
+enum BenchSet: String, CaseIterable { case kodak24, saturated, all }
+
 struct Options {
     var kodakDirectory = ""
+    var saturatedDirectory = ""
+    var set = BenchSet.all
     var markdown = false
     var algorithms = DemosaicAlgorithm.allCases
     var speed = true
@@ -19,15 +27,24 @@ struct Options {
 
 func parseOptions() -> Options? {
     var o = Options()
-    let here = URL(fileURLWithPath: #filePath)
-    o.kodakDirectory = here.deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    o.kodakDirectory = package.deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    o.saturatedDirectory = package.appendingPathComponent("out/demosaic-sets/skimage-0.24.0").path
     var args = CommandLine.arguments.dropFirst()
     while let a = args.popFirst() {
         switch a {
         case "--markdown": o.markdown = true
         case "--no-speed": o.speed = false
         case "--no-quality": o.quality = false
+        case "--set":
+            guard let v = args.popFirst(), let set = BenchSet(rawValue: v) else {
+                print("--set needs one of \(BenchSet.allCases.map(\.rawValue).joined(separator: "|"))"); return nil
+            }
+            o.set = set
+        case "--saturated-dir":
+            guard let v = args.popFirst() else { print("--saturated-dir needs a directory"); return nil }
+            o.saturatedDirectory = v
         case "--algorithms":
             guard let list = args.popFirst() else { print("--algorithms needs a list"); return nil }
             var algs: [DemosaicAlgorithm] = []
@@ -40,7 +57,8 @@ func parseOptions() -> Options? {
             }
             o.algorithms = algs
         case "-h", "--help":
-            print("usage: bench-demosaic [kodakDir] [--markdown] [--algorithms a,b] [--no-speed] [--no-quality]")
+            print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
+                + "[--algorithms a,b] [--no-speed] [--no-quality]")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
@@ -145,8 +163,17 @@ func syntheticMosaic(width: Int, height: Int) -> [Float] {
 }
 
 guard let options = parseOptions() else { exit(2) }
-let images = options.quality ? loadKodak(options.kodakDirectory) : []
-if options.quality && images.isEmpty { print("no PNG images in \(options.kodakDirectory)"); exit(1) }
+let wantKodak = options.set != .saturated, wantSaturated = options.set != .kodak24
+var kodak: [KodakImage] = []
+var saturated: [KodakImage] = []
+if options.quality && wantKodak {
+    kodak = loadKodak(options.kodakDirectory)
+    if kodak.isEmpty { print("bench-demosaic: \(options.kodakDirectory): no PNG images"); exit(1) }
+}
+if options.quality && wantSaturated {
+    guard let photos = loadSkimage(options.saturatedDirectory) else { exit(1) }
+    saturated = photos + SaturatedScenes.all()
+}
 let algs = options.algorithms
 
 func fmt(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
@@ -156,23 +183,60 @@ func header(_ cells: [String]) {
     if options.markdown { print("|" + cells.map { _ in "---" }.joined(separator: "|") + "|") }
 }
 
-var means: [DemosaicAlgorithm: Double] = [:]
+/// Prints the per-image CPSNR table of `set` (with each image's mean chroma) and returns the
+/// mean CPSNR per algorithm over the whole set and over its photographs (names not "synth-…").
+func measure(_ title: String, _ set: [KodakImage]) -> (all: [DemosaicAlgorithm: Double], photos: [DemosaicAlgorithm: Double]) {
+    let chroma = set.map(meanChroma)
+    let setChroma = chroma.reduce(0, +) / Double(set.count)
+    print(options.markdown ? "\n### CPSNR (dB), \(title) (\(set.count) images, mean chroma \(fmt(setChroma, 1)) %)\n"
+        : "\nCPSNR (dB), \(title) (\(set.count) images, mean chroma \(fmt(setChroma, 1)) %)")
+    header(["image", "size", "chroma %"] + algs.map(\.rawValue))
+    var sums = [Double](repeating: 0, count: algs.count)
+    var perImage: [[Double]] = []
+    for (k, c) in zip(set, chroma) {
+        let values = algs.map { cpsnr($0, k, cfa: .rggb) }
+        perImage.append(values)
+        for (i, v) in values.enumerated() { sums[i] += v }
+        let best = values.max() ?? 0
+        print(row([k.name, "\(k.image.width)×\(k.image.height)", fmt(c, 1)]
+            + values.map { options.markdown && $0 == best ? "**\(fmt($0))**" : fmt($0) }))
+    }
+    // When the set mixes photographs and generated scenes, also the mean of each kind.
+    let generated = set.indices.filter { set[$0].name.hasPrefix("synth-") }
+    let photos = set.indices.filter { !set[$0].name.hasPrefix("synth-") }
+    var photoMeans: [DemosaicAlgorithm: Double] = [:]
+    for (i, a) in algs.enumerated() where !photos.isEmpty {
+        photoMeans[a] = photos.map { perImage[$0][i] }.reduce(0, +) / Double(photos.count)
+    }
+    if !generated.isEmpty && !photos.isEmpty {
+        for (label, idx) in [("mean, \(photos.count) photographs", photos), ("mean, \(generated.count) generated", generated)] {
+            let c = idx.map { chroma[$0] }.reduce(0, +) / Double(idx.count)
+            print(row([label, "", fmt(c, 1)] + algs.indices.map { i in
+                fmt(idx.map { perImage[$0][i] }.reduce(0, +) / Double(idx.count)) }))
+        }
+    }
+    var means: [DemosaicAlgorithm: Double] = [:]
+    for (i, a) in algs.enumerated() { means[a] = sums[i] / Double(set.count) }
+    let bold = { (t: String) in options.markdown ? "**" + t + "**" : t }
+    print(row([bold("mean"), "", fmt(setChroma, 1)] + algs.map { bold(fmt(means[$0] ?? 0)) }))
+    return (means, photoMeans)
+}
+
+var kodakMeans: [DemosaicAlgorithm: Double] = [:]
+var saturatedMeans: [DemosaicAlgorithm: Double] = [:]
+var saturatedPhotoMeans: [DemosaicAlgorithm: Double] = [:]
 if options.quality {
     let method = "8-bit PNG values / 255, mosaicked as they are (no linearisation), RGGB; "
-        + "CPSNR on the 8-bit scale (output clamped to [0, 1], × 255, rounded), 10-px border excluded"
-    print(options.markdown ? "### CPSNR (dB), Kodak 24 (\(images.count) images)\n\nMethod: \(method).\n" : "Method: \(method)\nCPSNR (dB)")
-    header(["image"] + algs.map(\.rawValue))
-    var sums = [Double](repeating: 0, count: algs.count)
-    for k in images {
-        let values = algs.map { cpsnr($0, k, cfa: .rggb) }
-        for (i, v) in values.enumerated() { sums[i] += v }
-        print(row([k.name] + values.map { fmt($0) }))
+        + "CPSNR on the 8-bit scale (output clamped to [0, 1], × 255, rounded), 10-px border excluded; "
+        + "chroma = mean of (max − min of R, G, B) / 255"
+    print(options.markdown ? "Method: \(method)." : "Method: \(method)")
+    if !kodak.isEmpty { kodakMeans = measure("Kodak 24", kodak).all }
+    if !saturated.isEmpty {
+        (saturatedMeans, saturatedPhotoMeans) = measure("saturated set (scikit-image 0.24.0 colour PNGs + generated scenes)", saturated)
     }
-    for (i, a) in algs.enumerated() { means[a] = sums[i] / Double(images.count) }
-    print(row(["**mean**"] + algs.map { fmt(means[$0] ?? 0) }))
     // Another CFA order must measure the same: crop the first row (and/or column) so the same
     // physical samples are seen as GBRG / GRBG / BGGR; interior pixels must be bit-identical.
-    if let first = images.first {
+    if let first = kodak.first {
         print(options.markdown ? "\nCFA order check on \(first.name) (cropped by dx, dy):\n" : "CFA order check on \(first.name):")
         for a in algs {
             var cells: [String] = []
@@ -183,16 +247,32 @@ if options.quality {
             print((options.markdown ? "- " : "  ") + "\(a.rawValue) (RGGB \(fmt(cpsnr(a, first, cfa: .rggb), 3)) dB): " + cells.joined(separator: "; "))
         }
     }
+    // Summary: each set's mean, and the distance to that set's best algorithm.
+    print(options.markdown ? "\n### Mean CPSNR (dB) per set; Δ = distance to the set's best\n" : "\nMean CPSNR (dB) per set")
+    var cols = ["algorithm"]
+    if !kodakMeans.isEmpty { cols += ["Kodak 24", "Δ Kodak"] }
+    if !saturatedMeans.isEmpty { cols += ["saturated (all)", "Δ", "saturated (photographs)", "Δ"] }
+    header(cols)
+    let bestKodak = kodakMeans.values.max() ?? 0, bestSaturated = saturatedMeans.values.max() ?? 0
+    let bestPhotos = saturatedPhotoMeans.values.max() ?? 0
+    for a in algs {
+        var cells = [a.rawValue]
+        if let m = kodakMeans[a] { cells += [fmt(m), fmt(m - bestKodak)] }
+        if let m = saturatedMeans[a] { cells += [fmt(m), fmt(m - bestSaturated)] }
+        if let m = saturatedPhotoMeans[a] { cells += [fmt(m), fmt(m - bestPhotos)] }
+        print(row(cells))
+    }
 }
 
 if options.speed {
     let w = 6000, h = 4000
     let big = syntheticMosaic(width: w, height: h)
     print(options.markdown ? "\n### Speed (MP/s, \(w)×\(h) synthetic RGGB mosaic, 256² tiles + halo, best of 3)\n" : "\nSpeed (MP/s, \(w)x\(h), best of 3)")
-    header(["algorithm", "halo", "CPSNR mean", "1 worker", "2 workers"])
+    header(["algorithm", "halo", "CPSNR Kodak", "CPSNR saturated", "1 worker", "2 workers"])
     for a in algs {
         let s1 = speed(a, mosaic: big, width: w, height: h, workers: 1)
         let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2)
-        print(row([a.rawValue, "\(a.halo)", means[a].map { fmt($0) } ?? "–", fmt(s1, 1), fmt(s2, 1)]))
+        print(row([a.rawValue, "\(a.halo)", kodakMeans[a].map { fmt($0) } ?? "–", saturatedMeans[a].map { fmt($0) } ?? "–",
+                  fmt(s1, 1), fmt(s2, 1)]))
     }
 }
