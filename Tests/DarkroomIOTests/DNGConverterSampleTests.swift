@@ -106,7 +106,7 @@ import DarkroomCore
         #expect(result.newRawImageDigest == RawDigest.hex(RawDigest.newRawImageDigest(image.pixels, width: 300, height: 270, samplesPerPixel: 1)))
         #expect(DNGVerifier.verify(path: dir + "/out.dng", original: dir + "/in.dng").ok)
         // IFD0 thumbnail (RGB) and a JPEG preview SubIFD (Compression 7, YCbCr) beside the raw one.
-        let file = try TIFFFile(storage: TIFFByteStorage(mapping: dir + "/out.dng"))
+        let file = try TIFFFile(storage: ByteStorage(mapping: dir + "/out.dng"))
         let ifds = file.allImageIFDs
         #expect(ifds.count == 3)
         #expect(ifds.contains { (try? $0.uint(TIFFTag.compression)) == 7 && (try? $0.uint(TIFFTag.photometricInterpretation)) == 6 })

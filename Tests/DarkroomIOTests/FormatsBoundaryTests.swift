@@ -42,7 +42,7 @@ struct FormatsBoundaryTests {
 
     /// Core may not read file bytes: no byte readers, maps, TIFF structures or stream parsing.
     @Test func coreHasNoByteParsing() throws {
-        let forbidden = ["BigEndianReader", "TIFFByteReader", "TIFFFile", "MappedFile", "mmap(", "fromByteOffset",
+        let forbidden = ["BigEndianReader", "ByteReader", "TIFFFile", "MappedFile", "mmap(", "fromByteOffset",
                          "OpcodeList.parse", "FileHandle", "Data(contentsOf", "String(contentsOf", "fopen(", "read(fd", "pread("]
         let core = Self.root.appendingPathComponent("Sources/DarkroomCore")
         let files = FileManager.default.enumerator(atPath: core.path)?.compactMap { $0 as? String }.filter { $0.hasSuffix(".swift") } ?? []

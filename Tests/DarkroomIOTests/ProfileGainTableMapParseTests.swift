@@ -30,7 +30,7 @@ struct ProfileGainTableMapParseTests {
     static func parse(_ bytes: [UInt8], bigEndian: Bool, version2: Bool = true) throws(TIFFError) -> ProfileGainTableMap {
         // Put the value at an odd offset inside a larger buffer, as in a file.
         let file = [UInt8](repeating: 0xEE, count: 7) + bytes + [0xEE, 0xEE]
-        return try DNGMetadataReader.parseGainTableMap(TIFFByteReader(bytes: file, bigEndian: bigEndian), offset: 7,
+        return try DNGMetadataReader.parseGainTableMap(ByteReader(bytes: file, bigEndian: bigEndian), offset: 7,
                                                        count: bytes.count, version2: version2)
     }
 

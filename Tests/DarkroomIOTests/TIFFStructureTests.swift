@@ -6,7 +6,7 @@ import Testing
 @Suite struct TIFFStructureTests {
     @Test(arguments: [false, true])
     func byteReaderReadsBothOrdersAndChecksBounds(_ big: Bool) throws {
-        let r = TIFFByteReader(bytes: [0x01, 0x02, 0x03, 0x04, 0x05], bigEndian: big)
+        let r = ByteReader(bytes: [0x01, 0x02, 0x03, 0x04, 0x05], bigEndian: big)
         #expect(try r.u16(0) == (big ? 0x0102 : 0x0201))
         #expect(try r.u32(1) == (big ? 0x0203_0405 : 0x0504_0302))
         #expect(throws: TIFFError.truncated(at: 2, needed: 4)) { try r.u32(2) }

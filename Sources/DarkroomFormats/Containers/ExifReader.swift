@@ -23,14 +23,14 @@ package struct ExifReader {
 
     private let b: [UInt8]
     /// Reads `b` (bounds-checked, in the block's byte order).
-    private let reader: TIFFByteReader
+    private let reader: ByteReader
 
     package init(tiff: [UInt8]) throws(EncodeError) {
         b = tiff
         guard tiff.count >= 8 else { throw .unreadable(format: "EXIF", reason: "TIFF header truncated (\(tiff.count) bytes)") }
         switch (tiff[0], tiff[1]) {
-        case (0x49, 0x49): reader = TIFFByteReader(bytes: tiff, bigEndian: false)
-        case (0x4D, 0x4D): reader = TIFFByteReader(bytes: tiff, bigEndian: true)
+        case (0x49, 0x49): reader = ByteReader(bytes: tiff, bigEndian: false)
+        case (0x4D, 0x4D): reader = ByteReader(bytes: tiff, bigEndian: true)
         default: throw .unreadable(format: "EXIF", reason: "no TIFF byte-order mark")
         }
         guard u16(2) == 42 else { throw .unreadable(format: "EXIF", reason: "TIFF magic is not 42") }

@@ -241,7 +241,7 @@ package struct ISOBMFFMetaEditor {
     }
 
     private static func readN(_ p: [UInt8], _ at: Int, _ n: Int) throws(EncodeError) -> UInt64 {
-        do { return try TIFFByteReader(bytes: p, bigEndian: true).uint(at, size: n) } catch {
+        do { return try ByteReader(bytes: p, bigEndian: true).uint(at, size: n) } catch {
             throw .container(format: "HEIF", reason: "iloc truncated")
         }
     }
@@ -271,13 +271,13 @@ package struct ISOBMFFMetaEditor {
 
     /// Big-endian fields (ISOBMFF), through the one bounds-checked reader.
     private static func u16(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt16 {
-        do { return try TIFFByteReader(bytes: b, bigEndian: true).u16(at) } catch {
+        do { return try ByteReader(bytes: b, bigEndian: true).u16(at) } catch {
             throw .container(format: "HEIF", reason: "truncated box")
         }
     }
 
     private static func u32(_ b: [UInt8], _ at: Int) throws(EncodeError) -> UInt32 {
-        do { return try TIFFByteReader(bytes: b, bigEndian: true).u32(at) } catch {
+        do { return try ByteReader(bytes: b, bigEndian: true).u32(at) } catch {
             throw .container(format: "HEIF", reason: "truncated box")
         }
     }

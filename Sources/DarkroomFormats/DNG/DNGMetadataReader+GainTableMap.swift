@@ -14,7 +14,7 @@ extension DNGMetadataReader {
     /// Every size is overflow-checked and the gains must lie inside the tag's bytes before any
     /// is read or stored, so a hostile header cannot make this allocate more than the tag holds
     /// (times 4 for 8-bit gains) nor more than `ProfileGainTableMap.maximumPoints` floats.
-    package static func parseGainTableMap(_ reader: TIFFByteReader, offset: Int, count: Int,
+    package static func parseGainTableMap(_ reader: ByteReader, offset: Int, count: Int,
                                           version2: Bool) throws(TIFFError) -> ProfileGainTableMap {
         let tag = version2 ? TIFFTag.profileGainTableMap2 : TIFFTag.profileGainTableMap
         let header = gainTableMapHeaderSize(version2: version2)

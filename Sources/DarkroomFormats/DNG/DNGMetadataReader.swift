@@ -14,7 +14,7 @@ public enum DNGMetadataReader {
 
     /// Reads the file at `path`, memory-mapped: only the pages holding metadata are touched.
     public static func read(contentsOf path: String) throws(TIFFError) -> RawMetadata {
-        let storage = try TIFFByteStorage(mapping: path)
+        let storage = try ByteStorage(mapping: path)
         do throws(TIFFError) {
             let metadata = try read(TIFFFile(storage: storage))
             if storage.truncatedWhileMapped { throw TIFFError.shrankWhileReading }

@@ -62,7 +62,7 @@ extension DNGMetadataReader {
     /// layout is nil when one of its tags is malformed (the metadata reader already rejected
     /// everything it needs); callers then leave decoding to LibRaw.
     package static func readForDecoding(contentsOf path: String) throws(TIFFError) -> (metadata: RawMetadata, layout: DNGRawDataLayout?) {
-        let storage = try TIFFByteStorage(mapping: path)
+        let storage = try ByteStorage(mapping: path)
         do throws(TIFFError) {
             let file = try TIFFFile(storage: storage)
             let raw = try findRawIFD(file)

@@ -1,15 +1,15 @@
 import DarkroomCore
 /// Sequential big-endian reading of an opcode's parameter bytes (opcode lists are always
 /// big-endian, whatever the TIFF byte order): a cursor over the one bounds-checked
-/// `TIFFByteReader`, limited to `end`. Every read checks the remaining length first.
+/// `ByteReader`, limited to `end`. Every read checks the remaining length first.
 package struct BigEndianReader {
-    private let reader: TIFFByteReader
+    private let reader: ByteReader
     private(set) var offset: Int
     package let end: Int
     package let opcode: String
 
     package init(_ bytes: [UInt8], from offset: Int, to end: Int, opcode: String) {
-        self.reader = TIFFByteReader(bytes: bytes, bigEndian: true)
+        self.reader = ByteReader(bytes: bytes, bigEndian: true)
         self.offset = offset; self.end = min(end, bytes.count); self.opcode = opcode
     }
 

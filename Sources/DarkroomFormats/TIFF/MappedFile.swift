@@ -3,7 +3,7 @@ import CMapGuard
 import Glibc
 
 /// A read-only memory map of a whole file, unmapped when the value ends; the bytes are empty for
-/// an empty file. The one place files are mapped: `TIFFByteStorage` (metadata) and the native
+/// an empty file. The one place files are mapped: `ByteStorage` (metadata) and the native
 /// DNG pixel decoders use it. Readers check offsets against the size when mapped; a file that
 /// another process truncates while it is mapped (a hot folder still being copied into) would
 /// make the kernel raise SIGBUS on the missing pages: the map is registered with `CMapGuard`,

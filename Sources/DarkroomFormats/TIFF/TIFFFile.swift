@@ -18,7 +18,7 @@ public struct TIFFFile: Sendable {
     /// Adobe camera profile (.dcp) files use 0x4352 ("RC" in little-endian) instead of 42.
     public static let dcpMagic: UInt16 = 0x4352
 
-    public let reader: TIFFByteReader
+    public let reader: ByteReader
     public var bigEndian: Bool { reader.bigEndian }
     public let magic: UInt16
     /// The main chain: IFD0, IFD1, … each with its SubIFD/EXIF/GPS children.
@@ -37,11 +37,11 @@ public struct TIFFFile: Sendable {
     /// Parses a TIFF-structured file whose magic number is one of `acceptedMagic`.
     /// `base` is where the structure starts inside `bytes` (its offsets are relative to it).
     public init(bytes: [UInt8], base: Int = 0, acceptedMagic: Set<UInt16>) throws(TIFFError) {
-        try self.init(storage: TIFFByteStorage(bytes), base: base, acceptedMagic: acceptedMagic)
+        try self.init(storage: ByteStorage(bytes), base: base, acceptedMagic: acceptedMagic)
     }
 
     /// Parses the structure starting at `base` of `storage` (array or memory-mapped file).
-    public init(storage: TIFFByteStorage, base: Int = 0, acceptedMagic: Set<UInt16> = [TIFFFile.tiffMagic]) throws(TIFFError) {
+    public init(storage: ByteStorage, base: Int = 0, acceptedMagic: Set<UInt16> = [TIFFFile.tiffMagic]) throws(TIFFError) {
         guard base >= 0, base <= storage.count else { throw .truncated(at: base, needed: 8) }
         let head = (base..<min(base + 4, storage.count)).map { storage[$0] }
         guard storage.count - base >= 8 else {
@@ -56,7 +56,7 @@ public struct TIFFFile: Sendable {
         case (0x4D, 0x4D): big = true
         default: throw .badMagic(found: head)
         }
-        reader = TIFFByteReader(storage: storage, bigEndian: big, base: base)
+        reader = ByteReader(storage: storage, bigEndian: big, base: base)
         magic = try reader.u16(2)
         guard acceptedMagic.contains(magic) else { throw .badMagic(found: head) }
 

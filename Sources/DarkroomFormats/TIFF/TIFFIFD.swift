@@ -27,9 +27,9 @@ public struct TIFFIFD: Sendable {
     }
     /// Entries as declared in the file (duplicates included).
     public internal(set) var storedEntryCount: Int = 0
-    package let reader: TIFFByteReader
+    package let reader: ByteReader
 
-    package init(offset: Int, name: String, entries: [TIFFEntry], reader: TIFFByteReader) {
+    package init(offset: Int, name: String, entries: [TIFFEntry], reader: ByteReader) {
         self.offset = offset
         self.name = name
         var map: [UInt16: TIFFEntry] = [:]

@@ -58,7 +58,7 @@ public enum DNGVerifier {
     static func checkDigests(path: String, pixels: [UInt16], metadata md: RawMetadata,
                              threads: Int) throws(DNGConvertError) -> (checks: [String], failure: String?) {
         let file: TIFFFile
-        do { file = try TIFFFile(storage: TIFFByteStorage(mapping: path)) } catch {
+        do { file = try TIFFFile(storage: ByteStorage(mapping: path)) } catch {
             throw .decode(.corrupt(path: path, detail: error.underlying.description))
         }
         guard let ifd0 = file.ifd0 else { throw .decode(.corrupt(path: path, detail: "no IFD0")) }

@@ -81,7 +81,7 @@ extension DNGWriter {
     /// Streams `original` to the end of the finished DNG at `path` (word-aligned) and patches
     /// IFD0's OriginalRawFileData entry (count, offset) and OriginalRawFileDigest value in place.
     static func appendOriginalRawFile(_ original: DNGOriginalRawFile, to path: String) throws(TIFFError) {
-        let file = try TIFFFile(storage: TIFFByteStorage(mapping: path))
+        let file = try TIFFFile(storage: ByteStorage(mapping: path))
         guard let ifd0 = file.ifd0, let data = ifd0.entry(TIFFTag.originalRawFileData), data.count == 1,
               let digest = ifd0.entry(TIFFTag.originalRawFileDigest), digest.count == 16 else {
             throw .writeFailed(reason: "OriginalRawFileData placeholders missing from IFD0")

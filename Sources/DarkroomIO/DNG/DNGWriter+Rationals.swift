@@ -7,7 +7,7 @@ extension DNGWriter {
     /// — exact for values already rounded to 1/10000 by `q` — and ExposureTime under a second as
     /// 1/round(1/v). Same size, so only values change.
     static func normaliseRationals(path: String) throws(TIFFError) {
-        let file = try TIFFFile(storage: TIFFByteStorage(mapping: path))
+        let file = try TIFFFile(storage: ByteStorage(mapping: path))
         let r = file.reader
         var patches: [(offset: Int, bytes: [UInt8])] = []
         func enc32(_ v: UInt32) -> [UInt8] {

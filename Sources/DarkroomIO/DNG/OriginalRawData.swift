@@ -160,7 +160,7 @@ public enum OriginalRawExtractor {
     public static func extract(dng: String, to directory: String, overwrite: Bool) throws(OriginalRawDataError) -> Extracted {
         let ifd0: TIFFIFD
         do {
-            let file = try TIFFFile(storage: TIFFByteStorage(mapping: dng))
+            let file = try TIFFFile(storage: ByteStorage(mapping: dng))
             guard let first = file.ifd0 else { throw TIFFError.noRawIFD }
             ifd0 = first
         } catch let e as TIFFError { throw .corrupt(path: dng, detail: e.underlying.description) } catch {

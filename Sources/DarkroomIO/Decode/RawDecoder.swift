@@ -201,7 +201,7 @@ public enum RawDecoder {
 
     /// Cheap scan of IFD0 for tag 50706 (DNGVersion), used only to word an error.
     private static func hasDNGVersionTag(_ b: [UInt8]) -> Bool {
-        let r = TIFFByteReader(bytes: b, bigEndian: b.first != 0x49)
+        let r = ByteReader(bytes: b, bigEndian: b.first != 0x49)
         func u16(_ o: Int) -> Int? { (try? r.u16(o)).map(Int.init) }
         func u32(_ o: Int) -> Int? { (try? r.u32(o)).map(Int.init) }
         guard let ifd = u32(4), let n = u16(ifd), n < 4096 else { return false }

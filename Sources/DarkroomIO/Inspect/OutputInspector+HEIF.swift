@@ -48,7 +48,7 @@ extension OutputInspector {
             }
             if let exif = metadata(h, type: "Exif").first, exif.count >= 4 {
                 // ISO/IEC 23008-12 A.2.1: 4-byte big-endian offset to the TIFF header, then the block.
-                let skip = Int((try? TIFFByteReader(bytes: exif, bigEndian: true).u32(0)) ?? UInt32.max)
+                let skip = Int((try? ByteReader(bytes: exif, bigEndian: true).u32(0)) ?? UInt32.max)
                 guard skip >= 0, 4 + skip < exif.count else {
                     throw .unreadable(format: "HEIF", reason: "Exif item offset \(skip) past its \(exif.count) bytes")
                 }

@@ -1,12 +1,12 @@
 import DarkroomCore
 import Glibc
 
-/// The bytes a `TIFFByteReader` reads: an array shared copy-on-write, or a read-only memory
+/// The bytes a `ByteReader` reads: an array shared copy-on-write, or a read-only memory
 /// map of a file (so reading the metadata of a large raw never copies its pixel data).
 ///
 /// A mapped file truncated by another process while it is read yields zeros past its new end
 /// instead of SIGBUS (`MappedFile`); `truncatedWhileMapped` says so, and readers then fail.
-public final class TIFFByteStorage: @unchecked Sendable {
+public final class ByteStorage: @unchecked Sendable {
     private enum Kind {
         case array([UInt8])
         case mapped(UnsafeRawBufferPointer)

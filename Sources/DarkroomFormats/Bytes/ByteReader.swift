@@ -5,20 +5,20 @@ import DarkroomCore
 /// The storage is shared, never copied (only `copy` copies, for tag values).
 /// Offsets are relative to `base`, so a TIFF structure embedded in a larger file (a camera
 /// profile inside a DNG, say) is read in place.
-public struct TIFFByteReader: Sendable {
-    public let storage: TIFFByteStorage
+public struct ByteReader: Sendable {
+    public let storage: ByteStorage
     public let bigEndian: Bool
     /// Absolute position of offset 0.
     public let base: Int
 
-    public init(storage: TIFFByteStorage, bigEndian: Bool, base: Int = 0) {
+    public init(storage: ByteStorage, bigEndian: Bool, base: Int = 0) {
         self.storage = storage
         self.bigEndian = bigEndian
         self.base = max(0, min(base, storage.count))
     }
 
     public init(bytes: [UInt8], bigEndian: Bool, base: Int = 0) {
-        self.init(storage: TIFFByteStorage(bytes), bigEndian: bigEndian, base: base)
+        self.init(storage: ByteStorage(bytes), bigEndian: bigEndian, base: base)
     }
 
     /// Bytes addressable from `base`.
