@@ -111,19 +111,23 @@ enum WarpBicubic {
         src.withUnsafeBufferPointer { s in
             dst.withUnsafeMutableBufferPointer { d in
                 table.withUnsafeBufferPointer { wt in
-                    for p in 0..<planes {
-                        let warp = warps[warps.count == 1 ? 0 : p]
-                        for y in 0..<height {
-                            for x in 0..<width {
-                                var (sx, sy) = sourcePosition(warp, g, x: x, y: y)
-                                // Clamp to the image (NaN → 0).
-                                sx = sx > 0 ? min(sx, maxX) : 0
-                                sy = sy > 0 ? min(sy, maxY) : 0
-                                let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
-                                var ix = Int(fx0) - 1, iy = Int(fy0) - 1
-                                var fx = Int((sx - fx0) * n), fy = Int((sy - fy0) * n)
-                                if ix < hMin { ix = hMin; fx = 0 } else if ix > hMax { ix = hMax; fx = 0 }
-                                if iy < vMin { iy = vMin; fy = 0 } else if iy > vMax { iy = vMax; fy = 0 }
+                    // One source position per pixel when every plane shares the warp.
+                    let shared = warps.count == 1
+                    for y in 0..<height {
+                        for x in 0..<width {
+                            var ix = 0, iy = 0, fx = 0, fy = 0
+                            for p in 0..<planes {
+                                if p == 0 || !shared {
+                                    var (sx, sy) = sourcePosition(warps[shared ? 0 : p], g, x: x, y: y)
+                                    // Clamp to the image (NaN → 0).
+                                    sx = sx > 0 ? min(sx, maxX) : 0
+                                    sy = sy > 0 ? min(sy, maxY) : 0
+                                    let fx0 = sx.rounded(.down), fy0 = sy.rounded(.down)
+                                    ix = Int(fx0) - 1; iy = Int(fy0) - 1
+                                    fx = Int((sx - fx0) * n); fy = Int((sy - fy0) * n)
+                                    if ix < hMin { ix = hMin; fx = 0 } else if ix > hMax { ix = hMax; fx = 0 }
+                                    if iy < vMin { iy = vMin; fy = 0 } else if iy > vMax { iy = vMax; fy = 0 }
+                                }
                                 var wi = (fy * subsamples + fx) * taps * taps
                                 var si = iy * rowStride + ix * planes + p
                                 var total: Float = 0
@@ -146,6 +150,19 @@ enum WarpBicubic {
 }
 
 extension PlaneWarp {
+    /// True when this plane's warp maps every pixel to itself (radial ratio exactly 1, no
+    /// tangential part), as the SDK's IsNOP decides it. A fisheye never is.
+    var isIdentity: Bool {
+        switch self {
+        case let .rectilinear(kr, kt0, kt1):
+            return kr.0 == 1 && kr.1 == 0 && kr.2 == 0 && kr.3 == 0 && kt0 == 0 && kt1 == 0
+        case let .rectilinear2(kr, kt0, kt1, _, _, _):
+            return kr.first == 1 && kr.dropFirst().allSatisfy { $0 == 0 } && kt0 == 0 && kt1 == 0
+        case .fisheye:
+            return false
+        }
+    }
+
     /// The radial ratio for a normalised offset when this plane's warp has no tangential part
     /// (fisheye, or both tangential coefficients 0); nil otherwise.
     @inline(__always)

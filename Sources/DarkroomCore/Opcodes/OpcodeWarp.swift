@@ -89,6 +89,8 @@ func warpSourcePosition(_ warp: PlaneWarp, _ g: RadialGeometry, x: Int, y: Int) 
 /// Bayer phase on its own lattice (bilinear); otherwise the DNG SDK's bicubic resampling is used.
 func warpImage(_ src: [Float], width: Int, height: Int, planes: Int, warps: [PlaneWarp],
                cx: Double, cy: Double, mosaic: Bool) -> [Float] {
+    // The SDK skips a warp that moves nothing (its IsNOP); resampling would shift the edges.
+    if warps.allSatisfy(\.isIdentity) { return src }
     if !mosaic && width >= WarpBicubic.taps + 1 && height >= WarpBicubic.taps + 1 {
         return WarpBicubic.warp(src, width: width, height: height, planes: planes, warps: warps, cx: cx, cy: cy)
     }
