@@ -12,9 +12,14 @@ import Foundation
 //   WarpFisheye:      θ = atan r, ratio = (kr0 θ + kr1 θ³ + kr2 θ⁵ + kr3 θ⁷) / r (1 at r = 0)
 // and, for the rectilinear models, the tangential terms
 //   tx = kt1 (r² + 2dx²) + 2 kt0 dx dy,   ty = kt0 (r² + 2dy²) + 2 kt1 dx dy,
-// so the source is (cx + R (dx·ratio + tx), cy + R (dy·ratio + ty)). Source positions are clamped
-// to the image and resampled bilinearly (the DNG SDK uses bicubic); a CFA mosaic is resampled on
-// the lattice of the destination pixel's own Bayer phase so colours never mix.
+// so the source is (cx + R (dx·ratio + tx), cy + R (dy·ratio + ty)).
+//
+// Resampling follows the DNG SDK 1.7.1's dng_filter_warp (see `WarpBicubic`): a 4×4 separable
+// bicubic (A = −0.75) whose weights are tabulated at 1/32-pixel steps, source positions clamped to
+// the image, the tap window clipped to the SDK's source area (which never reads the last row and
+// column), results pinned to 0…1. A CFA mosaic (a warp before demosaicing, which the SDK does not
+// do) and images under 5 pixels on a side (which the SDK refuses) are resampled bilinearly instead,
+// a mosaic on the lattice of the destination pixel's own Bayer phase so colours never mix.
 
 /// One plane's warp function, resolved from an opcode.
 enum PlaneWarp {
@@ -80,9 +85,21 @@ func warpSourcePosition(_ warp: PlaneWarp, _ g: RadialGeometry, x: Int, y: Int) 
     return (g.centreX + g.radius * sx, g.centreY + g.radius * sy)
 }
 
-/// Warps a whole Float image (interleaved planes). `mosaic` resamples each Bayer phase on its own lattice.
+/// Warps a whole Float image (interleaved planes, 0 = black, 1 = white). `mosaic` resamples each
+/// Bayer phase on its own lattice (bilinear); otherwise the DNG SDK's bicubic resampling is used.
 func warpImage(_ src: [Float], width: Int, height: Int, planes: Int, warps: [PlaneWarp],
                cx: Double, cy: Double, mosaic: Bool) -> [Float] {
+    // The SDK skips a warp that moves nothing (its IsNOP); resampling would shift the edges.
+    if warps.allSatisfy(\.isIdentity) { return src }
+    if !mosaic && width >= WarpBicubic.taps + 1 && height >= WarpBicubic.taps + 1 {
+        return WarpBicubic.warp(src, width: width, height: height, planes: planes, warps: warps, cx: cx, cy: cy)
+    }
+    return warpBilinear(src, width: width, height: height, planes: planes, warps: warps, cx: cx, cy: cy, mosaic: mosaic)
+}
+
+/// Bilinear warp (mosaics and tiny images): source positions clamped to the image (or the phase lattice).
+func warpBilinear(_ src: [Float], width: Int, height: Int, planes: Int, warps: [PlaneWarp],
+                  cx: Double, cy: Double, mosaic: Bool) -> [Float] {
     let g = RadialGeometry(cx: cx, cy: cy, width: width, height: height)
     var dst = [Float](repeating: 0, count: src.count)
     let step = mosaic ? 2 : 1
