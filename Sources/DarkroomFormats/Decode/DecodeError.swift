@@ -32,3 +32,19 @@ public enum DecodeError: Error, Sendable, CustomStringConvertible, Equatable {
         }
     }
 }
+
+extension DecodeError {
+    /// A short machine-readable category for reports (`FailureCategory` raw values).
+    public var category: String {
+        switch self {
+        case .fileNotFound: return "not-found"
+        case .unreadable: return "unreadable"
+        case .notRaw: return "not-raw"
+        case .unsupported: return "unsupported"
+        case .truncated: return "truncated"
+        case .corrupt: return "corrupt"
+        case .invalidParameters: return "invalid-parameters"
+        case .tooLarge: return "too-large"
+        }
+    }
+}

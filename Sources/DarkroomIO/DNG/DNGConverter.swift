@@ -83,18 +83,7 @@ public enum DNGConvertError: Error, Sendable, CustomStringConvertible {
     /// A `FailureCategory` raw value.
     public var category: String {
         switch self {
-        case .decode(let e):
-            switch e {
-            case .fileNotFound: return "not-found"
-            case .unreadable: return "unreadable"
-            case .notRaw: return "not-raw"
-            case .unsupported: return "unsupported"
-            case .truncated: return "truncated"
-            case .corrupt: return "corrupt"
-            case .invalidParameters: return "invalid-parameters"
-            case .tooLarge: return "too-large"
-            default: return "corrupt"
-            }
+        case .decode(let e): return e.category
         case .write: return "write"
         case .exists: return "exists"
         case .mismatch: return "verify"

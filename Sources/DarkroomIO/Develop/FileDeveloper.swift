@@ -70,17 +70,7 @@ public enum DevelopFailure: Error, Sendable, CustomStringConvertible {
     /// A short machine-readable category for reports.
     public var category: String {
         switch self {
-        case .decode(let e):
-            switch e {
-            case .fileNotFound: return "not-found"
-            case .unreadable: return "unreadable"
-            case .notRaw: return "not-raw"
-            case .unsupported: return "unsupported"
-            case .truncated: return "truncated"
-            case .corrupt: return "corrupt"
-            case .invalidParameters: return "invalid-parameters"
-            case .tooLarge: return "too-large"
-            }
+        case .decode(let e): return e.category
         case .develop: return "develop"
         case .encode: return "encode"
         case .write(let w): if case .exists = w { return "exists" } else { return "write" }
