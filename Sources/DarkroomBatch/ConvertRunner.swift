@@ -81,7 +81,7 @@ public final class ConvertRunner: @unchecked Sendable {
         }
         let inputs = try InputExpander.expand(config.inputs, recursive: config.recursive, excluding: config.outputDirectory)
         guard !inputs.isEmpty else { throw .usage("no input files found in \(config.inputs.joined(separator: " "))") }
-        Self.sweepTemporaries(in: config.outputDirectory)
+        TempSweeper.sweep(config.outputDirectory)
         let manifest = try Manifest(directory: directory, shard: nil)
         let namer: OutputNamer
         do { namer = try OutputNamer(template: OutputNamer.defaultTemplate) } catch { throw error }
@@ -92,8 +92,7 @@ public final class ConvertRunner: @unchecked Sendable {
         }
 
         let gate = MemoryGate(budget: config.memoryBudget)
-        var reports = [ConvertFileReport?](repeating: nil, count: inputs.count)
-        let box = ReportBox(count: inputs.count)
+        let box = SlotBox([ConvertFileReport?](repeating: nil, count: inputs.count))
         let next = Counter()
         let jobs = max(1, min(config.jobs, inputs.count))
         // Threads per file: the cores left over by the jobs (tiles and digests of one file).
@@ -107,7 +106,7 @@ public final class ConvertRunner: @unchecked Sendable {
                 self.lock.lock(); progress(r); self.lock.unlock()
             }
         }
-        reports = box.items
+        let reports = box.values
         var report = ConvertReport(outputDirectory: config.outputDirectory, compression: config.options.compression.rawValue,
                                    preview: config.options.previewLongSide.map(String.init) ?? "none",
                                    verify: config.options.verify, embedOriginal: config.options.embedOriginal,
@@ -192,24 +191,5 @@ public final class ConvertRunner: @unchecked Sendable {
             rep.category = error.category
         }
         return rep
-    }
-
-    /// Removes temporary files (".NAME.dng.PID.N.part", ".NAME.PID.N.tmp") of runs whose process is gone.
-    static func sweepTemporaries(in root: String) {
-        guard let walker = FileManager.default.enumerator(atPath: root) else { return }
-        while let rel = walker.nextObject() as? String {
-            let name = (rel as NSString).lastPathComponent
-            guard name.hasPrefix("."), name.hasSuffix(".part") || name.hasSuffix(".tmp"), name.contains(".dng") else { continue }
-            let parts = name.split(separator: ".")
-            guard parts.count >= 4, let pid = Int32(parts[parts.count - 3]) else { continue }
-            if kill(pid, 0) != 0 && errno == ESRCH { unlink((root as NSString).appendingPathComponent(rel)) }
-        }
-    }
-
-    private final class ReportBox: @unchecked Sendable {
-        private let lock = NSLock()
-        private(set) var items: [ConvertFileReport?]
-        init(count: Int) { items = Array(repeating: nil, count: count) }
-        func set(_ i: Int, _ r: ConvertFileReport) { lock.lock(); items[i] = r; lock.unlock() }
     }
 }

@@ -138,7 +138,7 @@ import DarkroomCore
         #expect(throws: TIFFError.self) { try DNGWriter.write(image, to: path, options: DNGWriteOptions(tileSize: 20)) }
         #expect(!FileManager.default.fileExists(atPath: path))
         let dir = (path as NSString).deletingLastPathComponent
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasSuffix(".tmp") }
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: dir).filter { $0.hasPrefix(".tmp-") }   // AtomicWriter.temporaryName()
         #expect(leftovers.isEmpty)
         // Unwritable directory: error names the file, no temp left behind.
         do {

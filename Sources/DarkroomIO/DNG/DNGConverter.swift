@@ -136,7 +136,7 @@ public enum DNGConverter {
         }
         let t2 = now()
 
-        let temp = temporaryPath(for: output)
+        let temp = AtomicWriter.temporaryPath(beside: output)
         defer { unlink(temp) }
         do { try DNGWriter.write(source.image, to: temp, options: write) } catch {
             throw .write(path: output, reason: error.description)
@@ -331,12 +331,6 @@ public enum DNGConverter {
     }
 
     // MARK: - Files
-
-    static func temporaryPath(for output: String) -> String {
-        let dir = (output as NSString).deletingLastPathComponent
-        let base = (output as NSString).lastPathComponent
-        return (dir.isEmpty ? "." : dir) + "/.\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part"
-    }
 
     /// Gives the verified file its name: rename when replacing, else a hard link that fails if
     /// the name exists (never overwrites).

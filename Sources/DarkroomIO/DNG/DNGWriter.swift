@@ -22,9 +22,7 @@ public enum DNGWriter {
     public static func write(_ image: RawImage, to path: String, options: DNGWriteOptions = .init()) throws(TIFFError) {
         do throws(TIFFError) {
             try validate(image, options)
-            let dir = (path as NSString).deletingLastPathComponent
-            let base = (path as NSString).lastPathComponent
-            let temp = (dir.isEmpty ? "." : dir) + "/.\(base).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).tmp"
+            let temp = AtomicWriter.temporaryPath(beside: path)
             do throws(TIFFError) {
                 try writeFile(image, to: temp, options: options)
                 try normaliseRationals(path: temp)

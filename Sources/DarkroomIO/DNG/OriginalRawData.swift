@@ -188,7 +188,7 @@ public enum OriginalRawExtractor {
         if !overwrite, FileManager.default.fileExists(atPath: output) {
             throw .write(path: output, reason: "exists (use --overwrite to replace it)")
         }
-        let temp = (directory as NSString).appendingPathComponent(".\(name).\(getpid()).\(UInt32.random(in: 0...UInt32.max)).part")
+        let temp = AtomicWriter.temporaryPath(beside: output)
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
         defer { unlink(temp) }

@@ -296,6 +296,14 @@ public enum AtomicWriter {
         return ".tmp-\(getpid())-\(counter)"
     }
 
+    /// A temporary path beside `path` (same directory, `temporaryName()`), for writers that must
+    /// hand a path to a library (libtiff) and rename the file into place themselves; the crash
+    /// clean-up (`TempSweeper`) recognises it like every other temporary file.
+    static func temporaryPath(beside path: String) -> String {
+        let dir = (path as NSString).deletingLastPathComponent
+        return (dir.isEmpty ? "." : dir) + "/" + temporaryName()
+    }
+
     static func write(_ bytes: [UInt8], directory dfd: Int32, name: String, displayPath: String, overwrite: Bool,
                       protected: (FileIdentity) -> Bool) throws(Failure) {
         var existing = stat()
