@@ -94,7 +94,7 @@ public final class BatchRunner: @unchecked Sendable {
         guard c.timeoutSeconds >= 0, c.timeoutSeconds.isFinite else { throw .usage("--timeout must be ≥ 0 seconds") }
         let registry = WorkerRegistry()
         Interrupt.shared.onAbort { registry.killAll() }
-        let inProcess = c.singleFileInProcess && !c.recursive && c.inputs.count == 1 && Self.isRegularFile(c.inputs[0])
+        let inProcess = c.singleFileInProcess && !c.recursive && c.inputs.count == 1 && InputFingerprint.stat(c.inputs[0]) != nil
         let slots = (0..<(inProcess ? 1 : min(c.jobs, Self.maximumWorkers))).map { _ in
             WorkerSlot(executable: c.workerExecutable, registry: registry, inProcess: inProcess)
         }
@@ -178,12 +178,6 @@ public final class BatchRunner: @unchecked Sendable {
         t.interrupted = Interrupt.shared.requested
         report.totals = t
         return report
-    }
-
-    /// True when `path` names a regular file (following a symbolic link).
-    static func isRegularFile(_ path: String) -> Bool {
-        var s = stat()
-        return stat(path, &s) == 0 && (s.st_mode & S_IFMT) == S_IFREG
     }
 
     /// Refuses a report path that would replace the manifest, its lock or an input (usage error);
