@@ -155,15 +155,7 @@ extension DNGWriter {
 
     /// The JPEG preview SubIFD: one strip holding the whole JPEG stream.
     static func writeJPEGPreview(_ p: DNGJPEGPreview, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
-        try t.set(TIFFTag.newSubFileType, .ints([1]))
-        try t.set(TIFFTag.imageWidth, .ints([UInt32(p.width)]))
-        try t.set(TIFFTag.imageLength, .ints([UInt32(p.height)]))
-        try t.set(TIFFTag.samplesPerPixel, .ints([3]))
-        try t.set(TIFFTag.bitsPerSample, .ints([8]))
-        try t.set(TIFFTag.compression, .ints([7]))
-        try t.set(TIFFTag.photometricInterpretation, .ints([6]))
-        try t.set(TIFFTag.planarConfiguration, .ints([1]))
-        try t.set(TIFFTag.rowsPerStrip, .ints([UInt32(p.height)]))
+        try writePreviewHeader(width: p.width, height: p.height, compression: 7, photometric: 6, t)
         try t.setYCbCrSubsampling(horizontal: p.subsampling[0], vertical: p.subsampling[1])
         let failure: TIFFError? = p.jpeg.withUnsafeBytes { b in
             do throws(TIFFError) { try t.writeRawStrip(0, b); return nil } catch { return error }

@@ -182,15 +182,23 @@ public enum DNGWriter {
     // MARK: - Preview IFD
 
     static func writePreviewStructure(_ p: DNGPreview, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
+        try writePreviewHeader(width: p.width, height: p.height, compression: 1, photometric: 2, t)
+    }
+
+    /// The tags of a reduced-resolution 8-bit RGB preview IFD stored as one strip:
+    /// NewSubFileType 1, size, 3 × 8 bits, chunky, `compression` (1 none, 7 JPEG) and
+    /// `photometric` (2 RGB, 6 YCbCr).
+    static func writePreviewHeader(width: Int, height: Int, compression: UInt32, photometric: UInt32,
+                                   _ t: borrowing LibTIFFWriter) throws(TIFFError) {
         try t.set(TIFFTag.newSubFileType, .ints([1]))
-        try t.set(TIFFTag.imageWidth, .ints([UInt32(p.width)]))
-        try t.set(TIFFTag.imageLength, .ints([UInt32(p.height)]))
+        try t.set(TIFFTag.imageWidth, .ints([UInt32(width)]))
+        try t.set(TIFFTag.imageLength, .ints([UInt32(height)]))
         try t.set(TIFFTag.samplesPerPixel, .ints([3]))
         try t.set(TIFFTag.bitsPerSample, .ints([8]))
-        try t.set(TIFFTag.compression, .ints([1]))
-        try t.set(TIFFTag.photometricInterpretation, .ints([2]))
+        try t.set(TIFFTag.compression, .ints([compression]))
+        try t.set(TIFFTag.photometricInterpretation, .ints([photometric]))
         try t.set(TIFFTag.planarConfiguration, .ints([1]))
-        try t.set(TIFFTag.rowsPerStrip, .ints([UInt32(p.height)]))
+        try t.set(TIFFTag.rowsPerStrip, .ints([UInt32(height)]))
     }
 
     static func writePreviewPixels(_ p: DNGPreview, _ t: borrowing LibTIFFWriter) throws(TIFFError) {
