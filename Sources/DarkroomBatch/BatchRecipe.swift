@@ -119,6 +119,7 @@ public struct BatchRecipe: Sendable, Equatable {
             }
             guard let v = e.read(resolved) else { continue }
             if e.hashing == .unlessDefault && v == e.read(defaults) { continue }
+            if case .unlessEqual(let before) = e.hashing, v == before { continue }
             canonical[e.key] = v
         }
         let enc = JSONEncoder()

@@ -16,6 +16,7 @@ struct RecipeOptions: SchemaFlagGroup {
     @Option(schema: "profile-name") var profileName: String?
     @Flag(schema: "profile-look") var profileLook: Bool?
     @Option(schema: "gamut") var gamut: String?
+    @Option(schema: "highlights") var highlights: String?
     @Option(schema: "exposure") var exposure: String?
     @Flag(schema: "baseline-exposure") var baselineExposure: Bool?
     @Option(schema: "look") var look: String?

@@ -58,7 +58,7 @@ public enum RecipeSchema {
     /// entries that existed when manifests were first written (`resolved`, `asGiven`), or every
     /// existing output would look stale; entries added since use `unlessDefault`, so adding an
     /// option never changes the hash of a recipe that does not use it.
-    public enum Hashing: Sendable {
+    public enum Hashing: Sendable, Equatable {
         /// The resolved value, always.
         case resolved
         /// The value as given; absent when not given.
@@ -67,6 +67,12 @@ public enum RecipeSchema {
         case unlessDefault
         /// Never: another entry's resolved value already holds its effect (`look` is in `tone`'s).
         case never
+        /// The resolved value, omitted when it equals this one: for an entry added with a new
+        /// default whose earlier, fixed behaviour is this value (`highlights`: every render was
+        /// `clip` before the entry existed). Earlier manifests then stay valid for exactly the
+        /// renders they describe, and the new default hashes differently, so `--resume` redoes
+        /// outputs an earlier version made.
+        case unlessEqual(RecipeValue)
     }
 
     /// The flag form an entry takes.

@@ -320,6 +320,9 @@ public struct DevelopPlan: Sendable {
         lines.append("\(RenderStage.linearize.label): black \(blackLevels.map { f(Double($0), 1) }.joined(separator: " ")) (repeat \(blackRepeatRows)x\(blackRepeatColumns))\(blackDeltaH != nil ? " + DeltaH" : "")\(blackDeltaV != nil ? " + DeltaV" : ""), white \(whiteLevels.map { f(Double($0), 0) }.joined(separator: " "))")
         if let l = opcodeList2 { lines.append("\(RenderStage.opcodeList2.label) (\(opcodeList2NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         lines.append("\(RenderStage.whiteBalance.label): neutral \(f(color.cameraNeutral.x)) \(f(color.cameraNeutral.y)) \(f(color.cameraNeutral.z)) → gains R \(f(Double(whiteBalanceGains.x))) G \(f(Double(whiteBalanceGains.y))) B \(f(Double(whiteBalanceGains.z))); white xy \(color.whiteXY), \(f(color.temperatureKelvin, 0)) K tint \(f(color.tint, 1))")
+        lines.append(recipe.highlights == .reconstruct
+            ? "highlights: reconstruct (clipped channels rebuilt from the unclipped neighbours' ratios, \(HighlightRecovery.cell) px ratio grid; scaled back into 0…1 keeping hue; nothing changes where nothing clips)"
+            : "highlights: clip (clipped channels run to white, as the DNG SDK)")
         if samplesPerPixel == 1 { lines.append("\(RenderStage.demosaic.label): \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         if let w = color.tripleIlluminantWeights {

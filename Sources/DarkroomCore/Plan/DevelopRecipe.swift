@@ -35,6 +35,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// (negative) components toward the pixel's luminance, keeping hue and Y; `.clip` clips each
     /// channel (for colour scientists who want plain clipping).
     public var gamut: GamutMode = .preserveHue
+    /// Clipped highlights (`--highlights`): `.reconstruct` rebuilds clipped channels from the
+    /// unclipped ones and keeps the hue (`HighlightRecovery`); `.clip` runs them to white as the
+    /// DNG SDK does. Default `.reconstruct`; images without clipped samples render the same either way.
+    public var highlights: HighlightMode = .reconstruct
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so

@@ -51,19 +51,24 @@ public enum TileRenderer {
             }
             balanced.withUnsafeBufferPointer { bal in
                 if !bal.isEmpty { source = .balanced(bal) }
+                // Highlight reconstruction's whole-image analysis (nil: nothing clipped, or `.clip`).
+                let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
                 if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
                     // …and List3 on the full demosaiced image.
                     var rgbFull = [Float](repeating: 0, count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
-                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel)
+                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
+                                 highlights: highlights)
                     }
                     var w = W, h = H
                     do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
                     rgbFull.withUnsafeBufferPointer { f in
-                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode, kernel: kernel)
+                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode, kernel: kernel,
+                                 highlights: highlights)
                     }
                 } else {
-                    runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel)
+                    runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
+                             highlights: highlights)
                 }
             }
         }
@@ -128,7 +133,7 @@ public enum TileRenderer {
 
     /// Tiles `area` and spreads them over the workers.
     static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
-                         target: TileTarget, kernel: (any DemosaicKernel)?) {
+                         target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil) {
         let tileSize = plan.recipe.tileSize
         var tiles: [PixelRect] = []
         var ty = area.y
@@ -144,9 +149,11 @@ public enum TileRenderer {
         let tileList = tiles
         let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
         let next = Atomic<Int>(0)
-        let job = TileJob(source: source, target: target)
+        // Reconstructing highlights reads each sample's 5×5 window: two more rings.
+        let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0)
+        let job = TileJob(source: source, target: target, highlights: highlights, halo: halo)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            var scratch = TileScratch(maxTile: tileSize, halo: plan.demosaicHalo)
+            var scratch = TileScratch(maxTile: tileSize, halo: halo)
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 if i >= tileList.count { break }
@@ -160,6 +167,10 @@ public enum TileRenderer {
     struct TileJob: @unchecked Sendable {
         let source: TileSource
         let target: TileTarget
+        /// Highlight reconstruction for this image (nil: none).
+        let highlights: HighlightRecovery?
+        /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for `highlights`.
+        let halo: Int
     }
 
     /// Stage 1 (and pointwise OpcodeList2, and optionally white balance) for the in-image rows
@@ -270,7 +281,7 @@ public enum TileRenderer {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
                 }
             } else {
-                let h = plan.demosaicHalo
+                let h = job.halo
                 let rx = tile.x - h, ry = tile.y - h
                 let rw = tile.width + 2 * h, rh = tile.height + 2 * h
                 let ix0 = max(rx, 0), ix1 = min(rx + rw, W), iy0 = max(ry, 0), iy1 = min(ry + rh, H)
@@ -303,6 +314,14 @@ public enum TileRenderer {
                         let sy = mirror(ry + by, H) - ry
                         (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
                     }
+                    // Highlight reconstruction, step 2 (before the demosaic; `red` is free scratch here).
+                    if let hl = job.highlights {
+                        if spp == 1, let cfa = plan.cfa {
+                            hl.reconstructMosaic(m, copy: red, rx: rx, ry: ry, rw: rw, rh: rh, cfa: cfa, imageWidth: W, imageHeight: H)
+                        } else if spp == 3 {
+                            hl.reconstructRGB(m, rx: rx, ry: ry, rw: rw, rh: rh, imageWidth: W, imageHeight: H)
+                        }
+                    }
                     // RenderStage 4: demosaic into three planes (balanced camera space).
                     if spp == 1, let kernel, let cfa = plan.cfa {
                         kernel.demosaic(mosaic: UnsafePointer(m), width: rw, height: rh, cfa: cfa.shifted(dx: rx, dy: ry),
@@ -314,6 +333,14 @@ public enum TileRenderer {
                             (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
                         }
                     }
+                }
+            }
+            // Highlight reconstruction, step 3: back into 0…1, keeping each pixel's channel ratios.
+            if job.highlights != nil {
+                if let p = planes {
+                    HighlightRecovery.compress(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
+                } else {
+                    HighlightRecovery.compressInterleaved(rgb, width: tw, height: th, rowStride: tw * 3)
                 }
             }
             // RenderStage 5: pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
