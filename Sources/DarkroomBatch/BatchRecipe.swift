@@ -129,6 +129,17 @@ public struct BatchRecipe: Sendable, Equatable {
         return SHA256.hex(bytes)
     }
 
+    /// Every recipe-file entry that changes output bytes, resolved (defaults included), by key;
+    /// empty when the recipe does not resolve.
+    public func resolvedEntries() -> [String: RecipeValue] {
+        guard let resolved = try? resolution() else { return [:] }
+        var out: [String: RecipeValue] = [:]
+        for e in RecipeSchema.entries where e.scope.inRecipeFile && e.effect.inHash {
+            if let v = e.read(resolved) { out[e.key] = v }
+        }
+        return out
+    }
+
     /// YAML text of the given recipe-file values (keys in schema order); `load` reads it back.
     public func yaml() -> String {
         RecipeSchema.entries.filter(\.scope.inRecipeFile).compactMap { e in values[e.key].map { RecipeSchema.yaml(e.key, $0) } }.joined()

@@ -111,13 +111,16 @@ public struct BatchTotals: Sendable, Codable, Equatable {
 /// `--report FILE.json` (schema documented in README, "Report and exit status").
 public struct BatchReport: Sendable, Codable, Equatable {
     /// Version of this JSON layout: 2 adds `schemaVersion`, `timeoutSeconds` and the categories
-    /// `not-regular`, `crashed`, `timeout`, `memory`, `no-space`, `output-refused`.
-    public static let currentSchemaVersion = 2
+    /// `not-regular`, `crashed`, `timeout`, `memory`, `no-space`, `output-refused`; 3 adds `recipe`.
+    public static let currentSchemaVersion = 3
     public var schemaVersion = BatchReport.currentSchemaVersion
     public var tool = "darkroom"
     public var version: String
     public var outputDirectory: String
     public var recipeHash: String
+    /// Every output-changing recipe entry, resolved (defaults included), by key — what the recipe
+    /// hash covers, readable: `look`, `demosaic`, `highlights`, `wb`, … An audit needs no rerun.
+    public var recipe: [String: RecipeValue] = [:]
     public var shard: String?
     public var jobs: Int
     public var threadsPerImage: Int

@@ -126,6 +126,7 @@ public final class BatchRunner: @unchecked Sendable {
                                  shard: c.shard?.description, jobs: workers, threadsPerImage: recipe.threads,
                                  memoryBudgetMB: Double(c.memoryBudget) / 1048576)
         report.timeoutSeconds = c.timeoutSeconds
+        report.recipe = c.recipe.resolvedEntries()
         lock.lock(); progress.total = jobs.count; lock.unlock()
         onEvent(.planned(total: inputs.count, selected: jobs.count, jobs: workers, threadsPerImage: recipe.threads))
 

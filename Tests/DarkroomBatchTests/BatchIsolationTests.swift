@@ -42,7 +42,12 @@ struct BatchIsolationTests {
                            "--report", dir + "/r.json", "--log", "json"], environment: fault, limit: 200)
         #expect(r.status == 1, "stderr: \(r.stderr.suffix(2000))")
         let rep = try S.report(dir + "/r.json")
-        #expect(rep["schemaVersion"] as? Int == 2)
+        #expect(rep["schemaVersion"] as? Int == 3)
+        // The resolved recipe: defaults included, as `recipe --print` would name them.
+        let recipe = rep["recipe"] as? [String: Any]
+        #expect(recipe?["highlights"] as? String == "reconstruct")
+        #expect(recipe?["look"] as? String == "reference")
+        #expect(recipe?["demosaic"] as? String == "gbtf")
         let crashed = Self.entry(rep, names[1]), hung = Self.entry(rep, names[3]), hog = Self.entry(rep, names[5])
         #expect(crashed?["status"] as? String == "failed")
         #expect(crashed?["category"] as? String == "crashed")
