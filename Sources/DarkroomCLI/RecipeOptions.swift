@@ -17,6 +17,7 @@ struct RecipeOptions: SchemaFlagGroup {
     @Flag(schema: "profile-look") var profileLook: Bool?
     @Option(schema: "gamut") var gamut: String?
     @Option(schema: "highlights") var highlights: String?
+    @Option(schema: "noise-reduction") var noiseReduction: String?
     @Option(schema: "exposure") var exposure: String?
     @Flag(schema: "baseline-exposure") var baselineExposure: Bool?
     @Option(schema: "look") var look: String?

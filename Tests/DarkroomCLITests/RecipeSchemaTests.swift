@@ -14,7 +14,7 @@ struct RecipeSchemaTests {
     static let sample: [String: RecipeRawValue] = [
         "color-space": .text("p3"), "demosaic": .text("bilinear"), "wb": .text("5000,+5"), "wb-rect": .text("1,2,3,4"),
         "wb-gains": .text("2,1,1.5"), "profile": .text("x.dcp"), "profile-name": .text("Neutral"), "profile-look": .flag(false),
-        "gamut": .text("clip"), "highlights": .text("clip"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
+        "gamut": .text("clip"), "highlights": .text("clip"), "noise-reduction": .text("0.5,2"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
         "bit-depth": .text("16"), "dither": .flag(false), "crop": .flag(false), "orientation": .flag(false),
         "opcodes": .text("list1,list3"), "thumbnail-size": .text("0"), "tile-size": .text("64"), "threads": .text("3"),
         "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("420"), "strip-metadata": .flag(true),
@@ -145,17 +145,21 @@ struct RecipeSchemaTests {
          "32f74abb59865ce7b6e2eb8ecda1d9c4532a85faeafba3b56e9c5ef62a7a1ca7"),
     ])
     func hashesMatchEarlierManifests(flags: [String], expected: String) throws {
-        // What earlier versions always did: the darkroom look, highlights clipped.
-        let flags = flags + ["--look", "darkroom", "--highlights", "clip"]
+        // What earlier versions always did: the darkroom look, highlights clipped, no noise reduction.
+        let earlier = ["--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off"]
+        let flags = flags + earlier
         let c = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags)
         let layer = try c.layer()
         let resolved = try layer.resolution()
         #expect(layer.hash(decode: resolved.decode) == expected)
         // The default look hashes differently; so does the default highlight reconstruction.
-        let byDefault = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags.dropLast(4)).layer()
+        let given = Array(flags.dropLast(earlier.count))
+        let byDefault = try DevelopCommand.parse(["in.dng", "-o", "out"] + given).layer()
         if !flags.contains("linear") { #expect(byDefault.hash(decode: resolved.decode) != expected) }
-        let reconstructing = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags.dropLast(2)).layer()
-        #expect(reconstructing.hash(decode: resolved.decode) != expected)
+        for newer in [["--highlights", "reconstruct"], ["--noise-reduction", "auto"]] {
+            let layer = try DevelopCommand.parse(["in.dng", "-o", "out"] + given + ["--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off"] + newer).layer()
+            #expect(layer.hash(decode: resolved.decode) != expected, "\(newer)")
+        }
         // `recipe --print` shows the same hash develop records.
         let r = try CLIProcess.run(["recipe"] + flags)
         #expect(r.stdout.hasPrefix("# darkroom \(DarkroomVersion.string) recipe (recipe hash \(expected.prefix(16)))"), "\(r.stdout.prefix(80))")
@@ -207,18 +211,19 @@ struct RecipeSchemaTests {
     /// has a flag, a recipe-file key, help, limits and a place in the hash that leaves every
     /// earlier recipe's hash unchanged.
     @Test func toneShoulderAddedByOneEntry() throws {
-        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--look", "darkroom", "--highlights", "clip", "--tone-shoulder", "4"])
+        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off", "--tone-shoulder", "4"])
         let fromFlag = try c.layer()
         let recipe = try fromFlag.resolution().develop
         #expect(recipe.toneShoulder == 4)
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
-        try "look: darkroom\nhighlights: clip\ntone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
+        try "look: darkroom\nhighlights: clip\nnoise-reduction: off\ntone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
         #expect(try BatchRecipe.load(path: dir + "/r.yaml") == fromFlag)
         // The hash: unchanged when the option is absent or at its default, changed otherwise.
         var atDefault = BatchRecipe()
         try atDefault.set("look", .text("darkroom"))
         try atDefault.set("highlights", .text("clip"))
+        try atDefault.set("noise-reduction", .text("off"))
         try atDefault.set("tone-shoulder", .text("2"))
         #expect(atDefault.hash(decode: DecodeOptions()) == "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660")
         #expect(fromFlag.hash(decode: DecodeOptions()) != atDefault.hash(decode: DecodeOptions()))

@@ -64,6 +64,7 @@ struct ReferenceLookTests {
         recipe.tone = tone
         // Picture controls the SDK's renderer does not have are off in every comparison with it.
         recipe.highlights = .clip
+        recipe.noiseReduction = .off
         recipe.demosaic = demosaic
         recipe.colorSpace = space
         recipe.bitsPerSample = 16

@@ -102,6 +102,17 @@ extension RecipeSchema {
                     hashing: .unlessEqual(.text(HighlightMode.clip.rawValue)),
                     apply: { t, r in if let v = HighlightMode(rawValue: t) { r.develop.highlights = v } },
                     read: { $0.develop.highlights.rawValue }),
+        Entry(key: "noise-reduction", scope: .develop, effect: .pixels, flagKind: .text, valueName: "strength",
+              allowed: "auto | off | LUMA[,CHROMA] (0…4)", defaultText: "auto",
+              help: "Noise reduction: auto (from the file's NoiseProfile; nothing without one or where the noise is invisible), off, or luminance[,chroma] strengths in units of the noise model (1 = the model; the NoiseProfile, else the noise measured in the image).",
+              hashing: .unlessEqual(.text("off")),
+              parser: { raw in
+                  let t = try scalar(raw)
+                  guard let spec = try? NoiseReductionSpec(parsing: t) else { throw Reason("must be auto, off, LUMA or LUMA,CHROMA with strengths 0…4") }
+                  return .text(spec.text)
+              },
+              applier: { v, r in if let t = v.text, let s = try? NoiseReductionSpec(parsing: t) { r.develop.noiseReduction = s } },
+              reader: { .text($0.develop.noiseReduction.text) }),
         Entry(key: "exposure", scope: .develop, effect: .pixels, flagKind: .numeric, valueName: "stops", allowed: "-10…10",
               defaultText: "0", help: "Exposure in stops, added to the file's BaselineExposure.", hashing: .resolved,
               parser: { raw in .number(try number(raw, -10...10)) },

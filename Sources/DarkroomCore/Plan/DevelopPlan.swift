@@ -57,6 +57,9 @@ public struct DevelopPlan: Sendable {
     /// this image's size and BaselineExposure; nil without one, with `--tone linear`, or when
     /// `recipe.applyProfileLook` is off. See `gainTableMapSampler`.
     public let gainTableMap: ProfileGainTableMap.Sampler?
+    /// The file's NoiseProfile as a noise model (nil: none or malformed; noise reduction then
+    /// measures the image).
+    public let noiseModel: NoiseModel?
     /// With `--tone reference`: the DNG SDK renderer's stages 6–8 (`ReferenceLook`), which then
     /// replace the matrix, gamut, profile-table and tone stages.
     public let reference: ReferenceLook?
@@ -245,6 +248,7 @@ public struct DevelopPlan: Sendable {
         opcodeList3 = try parsed(opcodes.list3, 3, planes: 3)
         opcodeList2NeedsWholeImage = !(opcodeList2?.isPointwise ?? true)
         opcodeList3NeedsWholeImage = !(opcodeList3?.isPointwise ?? true)
+        noiseModel = metadata.noiseProfile.flatMap(NoiseModel.init(noiseProfile:))
         self.warnings = warnings
     }
 
@@ -324,6 +328,20 @@ public struct DevelopPlan: Sendable {
             ? "highlights: reconstruct (clipped channels rebuilt from the unclipped neighbours' ratios, \(HighlightRecovery.cell) px ratio grid; scaled back into 0…1 keeping hue; nothing changes where nothing clips)"
             : "highlights: clip (clipped channels run to white, as the DNG SDK)")
         if samplesPerPixel == 1 { lines.append("\(RenderStage.demosaic.label): \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
+        switch recipe.noiseReduction {
+        case .off: lines.append("noise reduction: off")
+        case _ where samplesPerPixel != 1: lines.append("noise reduction: none (LinearRaw images are not denoised yet)")
+        case .auto where noiseModel == nil:
+            lines.append("noise reduction: auto → none (no NoiseProfile; a strength, e.g. --noise-reduction 1, uses the noise measured in the image)")
+        default:
+            let strength = recipe.noiseReduction == .auto ? "auto, strength 1,1" : recipe.noiseReduction.text
+            let model = noiseModel.map { m in
+                String(format: "NoiseProfile S %.3g %.3g %.3g, O %.3g %.3g %.3g; σ at mid-grey %.4f%@", m.scale.x, m.scale.y, m.scale.z,
+                       m.offset.x, m.offset.y, m.offset.z, m.sigmaAtMidGrey,
+                       recipe.noiseReduction == .auto && m.sigmaAtMidGrey < NoiseReduction.visibility ? " (below visibility: none)" : "")
+            } ?? (recipe.noiseReduction == .auto ? "no NoiseProfile: none (give a strength to use the noise measured in the image)" : "no NoiseProfile: measured from the image when rendering")
+            lines.append("noise reduction: \(strength); local Wiener on Y (5×5) and Cr/Cb (7×7) after the demosaic; \(model)")
+        }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         if let w = color.tripleIlluminantWeights {
             lines.append("\(RenderStage.colour.label): weights(ColorMatrix1/2/3) \(f(w.x)) \(f(w.y)) \(f(w.z)); ColorMatrix \(m(color.colorMatrix))")

@@ -39,6 +39,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// unclipped ones and keeps the hue (`HighlightRecovery`); `.clip` runs them to white as the
     /// DNG SDK does. Default `.reconstruct`; images without clipped samples render the same either way.
     public var highlights: HighlightMode = .reconstruct
+    /// Noise reduction (`--noise-reduction`, `NoiseReduction`): `.auto` uses the file's
+    /// NoiseProfile, else the noise measured in the image, at strength 1, and does nothing where
+    /// the noise is invisible; `.off`; or explicit luminance/chroma strengths. Default `.auto`.
+    public var noiseReduction: NoiseReductionSpec = .auto
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so

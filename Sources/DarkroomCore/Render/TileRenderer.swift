@@ -53,12 +53,13 @@ public enum TileRenderer {
                 if !bal.isEmpty { source = .balanced(bal) }
                 // Highlight reconstruction's whole-image analysis (nil: nothing clipped, or `.clip`).
                 let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
+                let denoise = NoiseReduction.resolve(plan: plan, source: source)
                 if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
                     // …and List3 on the full demosaiced image.
                     var rgbFull = [Float](repeating: 0, count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
                         runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
-                                 highlights: highlights)
+                                 highlights: highlights, denoise: denoise)
                     }
                     var w = W, h = H
                     do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
@@ -68,7 +69,7 @@ public enum TileRenderer {
                     }
                 } else {
                     runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
-                             highlights: highlights)
+                             highlights: highlights, denoise: denoise)
                 }
             }
         }
@@ -133,7 +134,8 @@ public enum TileRenderer {
 
     /// Tiles `area` and spreads them over the workers.
     static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
-                         target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil) {
+                         target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil,
+                         denoise: NoiseReduction? = nil) {
         let tileSize = plan.recipe.tileSize
         var tiles: [PixelRect] = []
         var ty = area.y
@@ -150,8 +152,10 @@ public enum TileRenderer {
         let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
         let next = Atomic<Int>(0)
         // Reconstructing highlights reads each sample's 5×5 window: two more rings.
-        let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0)
-        let job = TileJob(source: source, target: target, highlights: highlights, halo: halo)
+        // Noise reduction reads the demosaiced tile ± its window radius: that much more again.
+        let denoise = denoise.flatMap { kernel != nil ? $0 : nil }
+        let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + (denoise != nil ? NoiseReduction.reach : 0)
+        let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, halo: halo)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var scratch = TileScratch(maxTile: tileSize, halo: halo)
             while true {
@@ -169,6 +173,8 @@ public enum TileRenderer {
         let target: TileTarget
         /// Highlight reconstruction for this image (nil: none).
         let highlights: HighlightRecovery?
+        /// Noise reduction after the demosaic (nil: none; only for mosaics).
+        let denoise: NoiseReduction?
         /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for `highlights`.
         let halo: Int
     }
@@ -338,10 +344,17 @@ public enum TileRenderer {
             // Highlight reconstruction, step 3: back into 0…1, keeping each pixel's channel ratios.
             if job.highlights != nil {
                 if let p = planes {
-                    HighlightRecovery.compress(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
+                    // Over the area noise reduction reads too.
+                    let e = job.denoise != nil ? NoiseReduction.reach : 0
+                    let o = e * p.stride + e
+                    HighlightRecovery.compress(r: p.r - o, g: p.g - o, b: p.b - o, stride: p.stride, width: tw + 2 * e, height: th + 2 * e)
                 } else {
                     HighlightRecovery.compressInterleaved(rgb, width: tw, height: th, rowStride: tw * 3)
                 }
+            }
+            // Noise reduction (demosaiced mosaics only: the planes hold the tile ± its reach).
+            if let nr = job.denoise, let p = planes {
+                nr.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
             }
             // RenderStage 5: pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
             // on interleaved RGB.
