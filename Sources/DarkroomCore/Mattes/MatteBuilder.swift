@@ -16,7 +16,10 @@ import Foundation
 ///   primaries are sRGB's (sRGB, linear sRGB).
 /// - `.clipping` — 255 where the sensor saturated or the output clipped, else 0; see
 ///   `MatteBuilder.clipping`.
-/// - `.skin` — `SkinModel.standard` membership × 255 of the block's mean colour in CIE Lab (D50).
+/// - `.skinColor` — `SkinModel.standard` membership × 255 of the block's mean colour in CIE Lab
+///   (D50), written under `urn:org:darkroom:aux:skincolormatte`. A request for `.skin` (the CLI's
+///   `--mattes skin`) is answered with this plane: colour alone cannot give Apple's segmentation
+///   matte, and its URN must not claim so.
 ///
 /// Other kinds (Apple's semantic mattes, `.confidence`) cannot be computed from colour and are
 /// skipped: they come from supplied files (`SuppliedMatte` in DarkroomIO).
@@ -28,7 +31,12 @@ public enum MatteBuilder {
     public static let gamutRamp: Float = 0.1
 
     /// The kinds this builder can compute.
-    public static let computableKinds: Set<MatteKind> = [.gamut, .clipping, .skin]
+    public static let computableKinds: Set<MatteKind> = [.gamut, .clipping, .skinColor]
+
+    /// The kind computed for a request: `.skin` is answered by the colour plane `.skinColor`.
+    public static func computedKind(for request: MatteKind) -> MatteKind {
+        request == .skin ? .skinColor : request
+    }
 
     /// Plane size for an output of `width × height`: half, rounded up.
     public static func planeSize(width: Int, height: Int) -> (width: Int, height: Int) {
@@ -40,10 +48,10 @@ public enum MatteBuilder {
                                 plan: DevelopPlan) -> [AuxiliaryPlane] {
         var seen = Set<MatteKind>()
         var out: [AuxiliaryPlane] = []
-        for kind in kinds where computableKinds.contains(kind) && seen.insert(kind).inserted {
+        for kind in kinds.map(computedKind(for:)) where computableKinds.contains(kind) && seen.insert(kind).inserted {
             switch kind {
             case .gamut: out.append(gamut(image: image, space: plan.recipe.colorSpace))
-            case .skin: out.append(skin(image: image, space: plan.recipe.colorSpace))
+            case .skinColor: out.append(skin(image: image, space: plan.recipe.colorSpace))
             case .clipping: out.append(clipping(image: image, raw: raw, plan: plan))
             default: break
             }
@@ -61,11 +69,11 @@ public enum MatteBuilder {
         return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
     }
 
-    /// The skin-likelihood plane of `image` (encoded in `space`), using `model`.
+    /// The skin-likelihood plane (`.skinColor`) of `image` (encoded in `space`), using `model`.
     public static func skin(image: RenderedImage, space: OutputColorSpace, model: SkinModel = .standard) -> AuxiliaryPlane {
         let (w, h) = planeSize(width: image.width, height: image.height)
         let kernel = SkinKernel(outputToXYZD50: space.linearRGBToXYZD50, model: model)
-        return AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
+        return AuxiliaryPlane(kind: .skinColor, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
     }
 
     // MARK: - Shared machinery
