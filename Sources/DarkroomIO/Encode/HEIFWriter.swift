@@ -153,7 +153,8 @@ public enum HEIFWriter {
             try LibHeif.check(tiff.withUnsafeBytes {
                 heif_context_add_exif_metadata(ctx, firstTile, $0.baseAddress, Int32($0.count))
             }, "heif_context_add_exif_metadata")
-            if let xmp = image.exif.xmp, !xmp.isEmpty {
+            // Camera Raw develop settings are dropped: the pixels are already developed.
+            if let xmp = image.exif.xmp.map(XMPDevelopSettings.removingCameraRawSettings), !xmp.isEmpty {
                 let bytes = Array(xmp.utf8)
                 try LibHeif.check(bytes.withUnsafeBytes {
                     heif_context_add_XMP_metadata(ctx, firstTile, $0.baseAddress, Int32($0.count))
