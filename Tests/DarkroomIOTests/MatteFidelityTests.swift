@@ -13,6 +13,7 @@ import Testing
 struct MatteFidelityTests {
     @Test(arguments: [
         (4032, 3024, 2016, 1512),   // iPhone 12 MP: half size is exactly the cap
+        (5712, 4284, 2016, 1512),   // the shared iPhone file's 24 MP frame and its mattes' ispe
         (6000, 4000, 2016, 1344), (4000, 6000, 1344, 2016),
         (4100, 100, 2016, 49),      // 2050 × 50 → 2016 × 49.17
         (1000, 700, 500, 350), (7, 5, 4, 3),

@@ -198,6 +198,29 @@ package struct ISOBMFFMetaEditor {
         children[iprp].payload = iprpChildren.flatMap(\.bytes)
     }
 
+    /// Sets the essential flag of every association of a `type` property (e.g. `pixi`) with
+    /// `items` (every item when `nil`).
+    package mutating func setEssential(_ essential: Bool, type: String, items: Set<UInt32>? = nil) throws(EncodeError) {
+        guard let iprp = children.firstIndex(where: { $0.type == "iprp" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iprp box")
+        }
+        var iprpChildren = try Self.parseBoxes(children[iprp].payload, in: "iprp")
+        guard let ipco = iprpChildren.firstIndex(where: { $0.type == "ipco" }),
+              let ipma = iprpChildren.firstIndex(where: { $0.type == "ipma" }) else {
+            throw .container(format: "HEIF", reason: "iprp lacks ipco or ipma")
+        }
+        let types = try Self.parseBoxes(iprpChildren[ipco].payload, in: "ipco").map(\.type)
+        iprpChildren[ipma].payload = try Self.editAssociations(iprpChildren[ipma].payload) { entries in
+            for e in entries.indices where items?.contains(entries[e].id) ?? true {
+                for a in entries[e].assoc.indices {
+                    let i = entries[e].assoc[a].index
+                    if i >= 1, i <= types.count, types[i - 1] == type { entries[e].assoc[a].essential = essential }
+                }
+            }
+        }
+        children[iprp].payload = iprpChildren.flatMap(\.bytes)
+    }
+
     /// `ftyp` with each compatible brand listed once (other leading boxes unchanged).
     private static func dedupeBrands(_ prefix: [UInt8]) -> [UInt8] {
         guard let boxes = try? parseBoxes(prefix, in: "file") else { return prefix }
@@ -262,14 +285,29 @@ package struct ISOBMFFMetaEditor {
         }
     }
 
+    typealias Associations = [(id: UInt32, assoc: [(essential: Bool, index: Int)])]
+
     /// Re-serialises ipma with one more association for `item`, widening indices to 15 bits when needed.
     private static func addAssociation(_ p: [UInt8], item: UInt32, property: Int, essential: Bool) throws(EncodeError) -> [UInt8] {
+        try editAssociations(p) { entries in
+            if let i = entries.firstIndex(where: { $0.id == item }) {
+                entries[i].assoc.append((essential, property))
+            } else {
+                entries.append((item, [(essential, property)]))
+                entries.sort { $0.id < $1.id }
+            }
+        }
+    }
+
+    /// Parses ipma, lets `edit` change the entries, and re-serialises it (same version and
+    /// flags; indices widened to 15 bits when one exceeds 127).
+    private static func editAssociations(_ p: [UInt8], _ edit: (inout Associations) -> Void) throws(EncodeError) -> [UInt8] {
         guard p.count >= 8 else { throw .container(format: "HEIF", reason: "ipma truncated") }
         let version = p[0]
         let wideIndex = p[3] & 1 == 1
         let count = Int(try u32(p, 4))
         var off = 8
-        var entries: [(id: UInt32, assoc: [(essential: Bool, index: Int)])] = []
+        var entries: Associations = []
         for _ in 0..<count {
             let id: UInt32
             if version < 1 { id = UInt32(try u16(p, off)); off += 2 } else { id = try u32(p, off); off += 4 }
@@ -287,14 +325,10 @@ package struct ISOBMFFMetaEditor {
             }
             entries.append((id, assoc))
         }
-        if let i = entries.firstIndex(where: { $0.id == item }) {
-            entries[i].assoc.append((essential, property))
-        } else {
-            entries.append((item, [(essential, property)]))
-            entries.sort { $0.id < $1.id }
-        }
+        edit(&entries)
         let wide = wideIndex || entries.contains { $0.assoc.contains { $0.index > 127 } }
-        guard !entries.contains(where: { $0.assoc.count > 255 || $0.assoc.contains { $0.index > 0x7FFF } }) else {
+        guard !entries.contains(where: { $0.assoc.count > 255 || $0.assoc.contains { $0.index > 0x7FFF } }),
+              version >= 1 || entries.allSatisfy({ $0.id <= 0xFFFF }) else {
             throw .container(format: "HEIF", reason: "too many item properties")
         }
         var out: [UInt8] = [version, p[1], p[2], (p[3] & ~1) | (wide ? 1 : 0)] + BigEndian.u32(UInt32(entries.count))

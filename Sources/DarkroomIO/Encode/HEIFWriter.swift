@@ -176,7 +176,11 @@ public enum HEIFWriter {
             primaryID = try editor.addGrid(tiles: tileIDs, rows: tiling.rows, columns: tiling.columns,
                                            width: image.width, height: image.height, properties: properties, primary: true)
             try editor.retargetReferences(type: "cdsc", from: firstTileID, to: primaryID)
+            // iPhone tiles mark their ispe essential.
+            try editor.setEssential(true, type: "ispe", items: Set(tileIDs))
         }
+        // pixi is descriptive (ISO/IEC 23008-12 §6.5.6); iPhones mark it non-essential, libheif essential.
+        try editor.setEssential(false, type: "pixi")
         // libheif 1.15's heif_context_assign_thumbnail writes the `thmb` reference backwards
         // (master → thumbnail), so the reference is ours.
         if let thumbnailID { try editor.addReference(type: "thmb", from: thumbnailID, to: [primaryID]) }
