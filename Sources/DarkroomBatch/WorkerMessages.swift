@@ -19,16 +19,17 @@ struct WorkerJob: Codable, Sendable {
         var overwrite: Bool
         var stripMetadata: Bool
         var heifChroma444: Bool
+        var heifNCLX: Bool
         var computedMattes: [MatteKind]
         var suppliedMattes: [SuppliedMatteSpec]
         init(_ e: ExportOptions) {
             quality = e.quality; overwrite = e.overwrite; stripMetadata = e.stripMetadata
-            heifChroma444 = e.heifChroma444; computedMattes = e.computedMattes; suppliedMattes = e.suppliedMattes
+            heifChroma444 = e.heifChroma444; heifNCLX = e.heifNCLX; computedMattes = e.computedMattes; suppliedMattes = e.suppliedMattes
         }
         var options: ExportOptions {
             var e = ExportOptions()
             e.quality = quality; e.overwrite = overwrite; e.stripMetadata = stripMetadata
-            e.heifChroma444 = heifChroma444; e.computedMattes = computedMattes; e.suppliedMattes = suppliedMattes
+            e.heifChroma444 = heifChroma444; e.heifNCLX = heifNCLX; e.computedMattes = computedMattes; e.suppliedMattes = suppliedMattes
             return e
         }
     }

@@ -8,6 +8,7 @@ struct OutputOptions: SchemaFlagGroup {
     @Option(schema: "format") var format: String?
     @Option(schema: "quality") var quality: String?
     @Option(schema: "chroma") var chroma: String?
+    @Flag(schema: "nclx") var nclx: Bool?
     @Flag(schema: "strip-metadata") var stripMetadata: Bool?
     @Option(schema: "name") var name: String?
     @Option(schema: "mattes") var mattes: String?

@@ -17,7 +17,7 @@ struct RecipeSchemaTests {
         "gamut": .text("clip"), "highlights": .text("clip"), "noise-reduction": .text("0.5,2"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
         "bit-depth": .text("16"), "dither": .flag(false), "crop": .flag(false), "orientation": .flag(false),
         "opcodes": .text("list1,list3"), "thumbnail-size": .text("0"), "tile-size": .text("64"), "threads": .text("3"),
-        "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("420"), "strip-metadata": .flag(true),
+        "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("420"), "nclx": .flag(true), "strip-metadata": .flag(true),
         "name": .text("{stem}-x"), "mattes": .text("gamut,skin"), "matte": .sequence(["sky=sky.png"]),
         "bayer": .text("grbg"), "bits": .text("12"), "size": .text("640x480"), "black": .text("64"), "white": .text("4000"),
         "stride": .text("1400"), "jobs": .text("3"), "memory": .text("2G"), "shard": .text("2/5"),

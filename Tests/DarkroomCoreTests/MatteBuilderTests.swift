@@ -138,7 +138,7 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         let img = TileRenderer.render(raw, plan: plan)
         let planes = MatteBuilder.computed([.skin, .hair, .gamut, .clipping, .skin], image: img, raw: raw, plan: plan)
-        #expect(planes.map(\.kind) == [.skin, .gamut, .clipping])
+        #expect(planes.map(\.kind) == [.skinColor, .gamut, .clipping])
         #expect(planes.allSatisfy { $0.width == 30 && $0.height == 20 })
         // Deterministic.
         #expect(MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan) == planes)

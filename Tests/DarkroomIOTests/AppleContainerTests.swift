@@ -99,7 +99,7 @@ struct HEIFMetaLayout {
 /// A "developed" 1000 × 700 Display P3 image with a ~320 px thumbnail and four mattes: the
 /// computed skin and gamut planes plus smooth portrait and sky planes standing in for supplied ones.
 enum AppleFixture {
-    static let kinds: [MatteKind] = [.portraitEffects, .skin, .sky, .gamut]
+    static let kinds: [MatteKind] = [.portraitEffects, .skinColor, .sky, .gamut]
     /// Built once (debug builds are slow at 1000 × 700): with everything, thumbnail only, bare.
     static let full = image()
     static let thumbnailOnly = image(mattes: false)
@@ -177,7 +177,7 @@ struct AppleContainerTests {
         }
         #expect(s.exif["Make"] == "Canon" && s.exif["LensModel"] == "EF24-105mm f/4L IS USM")
         #expect(s.iccProfile == img.iccProfile && s.iccDescription == "Display P3")
-        #expect(s.hasNCLX)
+        #expect(!s.hasNCLX)   // ICC only, as iPhones write
     }
 
     /// The layout iPhones write (checked on ../shared/samples/heif/libvips_apple-heic-gainmap.heic):
@@ -360,7 +360,7 @@ struct AppleContainerTests {
         var img = TileRenderer.render(raw, plan: plan)
         img.iccProfile = try ICCProfileFactory.profile(for: .p3)
         img.mattes = MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan)
-        #expect(img.mattes.map(\.kind) == [.skin, .gamut, .clipping])
+        #expect(img.mattes.map(\.kind) == [.skinColor, .gamut, .clipping])
         let skin = img.mattes[0]
         func centre(_ patch: Int) -> Int {
             let r = chart.patchRects[patch]
@@ -375,7 +375,7 @@ struct AppleContainerTests {
         for bytes in [try HEIFWriter.encode(img, options: .init(quality: 80, dateTime: Self.dateTime)),
                       try JPEGWriter.encode(img, options: .init(quality: 92, dateTime: Self.dateTime))] {
             let s = try OutputInspector.inspect(bytes)
-            #expect(s.auxiliaryPlanes.map(\.urn).sorted() == [MatteKind.skin.urn, MatteKind.gamut.urn, MatteKind.clipping.urn].sorted())
+            #expect(s.auxiliaryPlanes.map(\.urn).sorted() == [MatteKind.skinColor.urn, MatteKind.gamut.urn, MatteKind.clipping.urn].sorted())
             #expect(s.auxiliaryPlanes.allSatisfy { $0.width == 120 && $0.height == 80 })
             #expect(s.iccDescription == "Display P3")
             for m in img.mattes {

@@ -29,7 +29,7 @@ struct EncodeHEIFTests {
         let (w, h, px) = try OutputInspector.decodeRGB8(heic)
         #expect(w == 128 && h == 96)
         let psnr = EncodeFixtures.psnr(img.pixels8, px)
-        print("HEIF q65 4:2:0 128x96: \(heic.count) bytes, PSNR \(String(format: "%.2f", psnr)) dB")
+        print("HEIF q50 4:2:0 128x96: \(heic.count) bytes, PSNR \(String(format: "%.2f", psnr)) dB")
         #expect(psnr >= 36)
         try withPrimaryHandle(heic) { handle in
             #expect(heif_image_handle_get_luma_bits_per_pixel(handle) == 8)
@@ -37,11 +37,10 @@ struct EncodeHEIFTests {
             var icc = [UInt8](repeating: 0, count: n)
             _ = icc.withUnsafeMutableBytes { heif_image_handle_get_raw_color_profile(handle, $0.baseAddress) }
             #expect(icc == img.iccProfile)
+            // ICC only by default, as iPhones write (iOS 12 rejects ICC + nclx).
             var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
-            #expect(heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok)
-            #expect(nclx?.pointee.color_primaries == heif_color_primaries_ITU_R_BT_709_5)
-            #expect(nclx?.pointee.transfer_characteristics == heif_transfer_characteristic_IEC_61966_2_1)
-            heif_nclx_color_profile_free(nclx)
+            #expect(heif_image_handle_get_nclx_color_profile(handle, &nclx).code != heif_error_Ok)
+            if let nclx { heif_nclx_color_profile_free(nclx) }
             #expect(heif_image_handle_get_number_of_thumbnails(handle) == 1)
             #expect(heif_image_handle_get_number_of_metadata_blocks(handle, "Exif") == 1)
             var id: heif_item_id = 0
@@ -83,11 +82,25 @@ struct EncodeHEIFTests {
         #expect(EncodeFixtures.psnr(img.pixels8, b) > EncodeFixtures.psnr(img.pixels8, a))
     }
 
+    /// `nclx: true` writes nclx beside the ICC when the space is exactly expressible.
+    @Test func nclxOnRequest() throws {
+        let img = EncodeFixtures.image(thumbnail: false)
+        try withPrimaryHandle(HEIFWriter.encode(img, options: .init(nclx: true))) { handle in
+            var nclx: UnsafeMutablePointer<heif_color_profile_nclx>?
+            #expect(heif_image_handle_get_nclx_color_profile(handle, &nclx).code == heif_error_Ok)
+            #expect(nclx?.pointee.color_primaries == heif_color_primaries_ITU_R_BT_709_5)
+            #expect(nclx?.pointee.transfer_characteristics == heif_transfer_characteristic_IEC_61966_2_1)
+            #expect(nclx?.pointee.matrix_coefficients == heif_matrix_coefficients_ITU_R_BT_601_6)
+            #expect(nclx?.pointee.full_range_flag == 1)
+            heif_nclx_color_profile_free(nclx)
+        }
+    }
+
     @Test func nonNCLXSpaceKeepsICCOnly() throws {
         var img = EncodeFixtures.image(thumbnail: false)
         img.colorSpaceName = "prophoto"
         img.iccProfile = EncodeFixtures.largeProfile
-        let s = try OutputInspector.inspect(HEIFWriter.encode(img))
+        let s = try OutputInspector.inspect(HEIFWriter.encode(img, options: .init(nclx: true)))
         #expect(!s.hasNCLX)
         #expect(s.iccProfile == img.iccProfile)
     }

@@ -45,11 +45,13 @@ struct EncodeJPEGTests {
         let (icc, chunks) = reassembledICC(jpeg)
         #expect(chunks == 1)
         #expect(icc == img.iccProfile)
-        // APP1 Exif comes first, right after SOI.
+        // JFIF APP0 right after SOI (as iPhones write), then APP1 Exif; one APP0 only.
         let segs = jpegSegments(jpeg)
-        #expect(segs.first?.0 == 0xE1)
-        #expect(segs.first.map { Array($0.1.prefix(6)) } == Array("Exif".utf8) + [0, 0])
-        #expect(!segs.contains { $0.0 == 0xE0 })
+        #expect(segs.first?.0 == 0xE0)
+        #expect(segs.first.map { Array($0.1.prefix(5)) } == Array("JFIF".utf8) + [0])
+        #expect(segs.dropFirst().first?.0 == 0xE1)
+        #expect(segs.dropFirst().first.map { Array($0.1.prefix(6)) } == Array("Exif".utf8) + [0, 0])
+        #expect(segs.filter { $0.0 == 0xE0 }.count == 1)
     }
 
     @Test(arguments: [(JPEGSubsampling?.none, 95, 0), (.none, 80, 2), (.some(.s422), 90, 1), (.some(.s444), 50, 0)])

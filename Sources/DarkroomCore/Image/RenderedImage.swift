@@ -1,10 +1,19 @@
 /// The kind of an auxiliary (matte) plane and the URN that names it in HEIF `auxC` boxes and
 /// in the XMP of JPEG MPF secondary images.
+///
+/// Apple's URNs name planes made by segmentation (WWDC19 225); Darkroom writes them only for
+/// planes a user supplies (`--matte skin=FILE.png`). Planes Darkroom computes from colour alone
+/// carry Darkroom's own `urn:org:darkroom:aux:` URNs, so Apple software never mistakes a
+/// heuristic for segmentation.
 public enum MatteKind: String, Sendable, Codable, CaseIterable {
     case portraitEffects = "portrait"
+    /// Apple's semantic planes (segmentation), supplied as files.
     case skin, hair, teeth, sky, glasses
     /// Darkroom's own computed planes.
     case gamut, clipping, confidence
+    /// The colorimetric skin likelihood (`MatteBuilder.skin`): colour only, not segmentation.
+    /// `--mattes skin` asks for it, since `skin` cannot be computed otherwise.
+    case skinColor = "skin-color"
 
     public var urn: String {
         switch self {
@@ -17,6 +26,7 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
         case .gamut: return "urn:org:darkroom:aux:gamutmatte"
         case .clipping: return "urn:org:darkroom:aux:clippingmatte"
         case .confidence: return "urn:org:darkroom:aux:confidencematte"
+        case .skinColor: return "urn:org:darkroom:aux:skincolormatte"
         }
     }
 

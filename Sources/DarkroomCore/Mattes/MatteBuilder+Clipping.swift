@@ -8,6 +8,9 @@ extension MatteBuilder {
     /// The clipping plane: 255 where any of the block's output pixels (a) came from a saturated
     /// sensor site or (b) has a channel at the maximum code (255, or 65535 at 16 bits); else 0.
     ///
+    /// Above `maximumLongSide` the plane is area-averaged (`fitted`): a pixel then holds the
+    /// fraction of its area that clipped.
+    ///
     /// (a) Each output pixel is mapped back to the raw mosaic: the inverse of `plan.orientation`
     /// gives its position in the cropped image, `plan.crop` its active-area position. The 2×2
     /// output block lands on a 2×2 raw block — every CFA colour of a Bayer mosaic, or all three
@@ -15,7 +18,7 @@ extension MatteBuilder {
     /// `v ≥ black + sensorClipFraction · (white − black)`, with black per CFA position
     /// (BlackLevel, BlackLevelRepeatDim, BlackLevelDeltaH/V) and white per sample, as the plan resolved them.
     public static func clipping(image: RenderedImage, raw: RawImage, plan: DevelopPlan) -> AuxiliaryPlane {
-        let (pw, ph) = planeSize(width: image.width, height: image.height)
+        let (pw, ph) = blockPlaneSize(width: image.width, height: image.height)
         var out = [UInt8](repeating: 0, count: pw * ph)
         let width = image.width, height = image.height
         let sixteen = image.bitsPerSample == 16
@@ -98,7 +101,7 @@ extension MatteBuilder {
         }
         }
         }
-        return AuxiliaryPlane(kind: .clipping, width: pw, height: ph, pixels: out)
+        return fitted(AuxiliaryPlane(kind: .clipping, width: pw, height: ph, pixels: out), toOutput: width, height)
     }
 
     /// Saturation threshold for every black-level position (without DeltaH/V).

@@ -5,6 +5,9 @@ import Foundation
 /// mosaic it came from). Every plane is 8-bit, half the output's width and height rounded up
 /// (as Apple's mattes are), in the output's cropped and oriented geometry: plane pixel
 /// (x, y) covers output pixels 2x…2x+1 × 2y…2y+1 (one or two at odd right/bottom edges).
+/// As on iPhones, a plane's long side is at most `maximumLongSide` (2016, half of a 12 MP
+/// 4032 × 3024 frame): larger half-size planes are area-averaged down to it (`fitted`), so for
+/// outputs above 4032 px a plane pixel is the mean over the output pixels it covers.
 ///
 /// - `.gamut` — how far the colour lies outside sRGB when the output space is wider. The block's
 ///   output pixels are decoded (`plan.recipe.colorSpace.transfer.decode`), averaged in linear
@@ -16,7 +19,10 @@ import Foundation
 ///   primaries are sRGB's (sRGB, linear sRGB).
 /// - `.clipping` — 255 where the sensor saturated or the output clipped, else 0; see
 ///   `MatteBuilder.clipping`.
-/// - `.skin` — `SkinModel.standard` membership × 255 of the block's mean colour in CIE Lab (D50).
+/// - `.skinColor` — `SkinModel.standard` membership × 255 of the block's mean colour in CIE Lab
+///   (D50), written under `urn:org:darkroom:aux:skincolormatte`. A request for `.skin` (the CLI's
+///   `--mattes skin`) is answered with this plane: colour alone cannot give Apple's segmentation
+///   matte, and its URN must not claim so.
 ///
 /// Other kinds (Apple's semantic mattes, `.confidence`) cannot be computed from colour and are
 /// skipped: they come from supplied files (`SuppliedMatte` in DarkroomIO).
@@ -28,10 +34,28 @@ public enum MatteBuilder {
     public static let gamutRamp: Float = 0.1
 
     /// The kinds this builder can compute.
-    public static let computableKinds: Set<MatteKind> = [.gamut, .clipping, .skin]
+    public static let computableKinds: Set<MatteKind> = [.gamut, .clipping, .skinColor]
 
-    /// Plane size for an output of `width × height`: half, rounded up.
+    /// The kind computed for a request: `.skin` is answered by the colour plane `.skinColor`.
+    public static func computedKind(for request: MatteKind) -> MatteKind {
+        request == .skin ? .skinColor : request
+    }
+
+    /// Longest side of any plane, in pixels (iPhones' mattes: 2016 × 1512 for a 12 MP frame).
+    public static let maximumLongSide = 2016
+
+    /// Plane size for an output of `width × height`: half, rounded up, then scaled to a long side
+    /// of `maximumLongSide` when longer (the short side rounded to nearest, at least 1).
     public static func planeSize(width: Int, height: Int) -> (width: Int, height: Int) {
+        let (w, h) = blockPlaneSize(width: width, height: height)
+        let long = max(w, h)
+        guard long > maximumLongSide else { return (w, h) }
+        let short = max(1, Int((Double(min(w, h)) * Double(maximumLongSide) / Double(long)).rounded()))
+        return w >= h ? (maximumLongSide, short) : (short, maximumLongSide)
+    }
+
+    /// One plane pixel per 2 × 2 output block: half the output's size, rounded up.
+    static func blockPlaneSize(width: Int, height: Int) -> (width: Int, height: Int) {
         ((width + 1) / 2, (height + 1) / 2)
     }
 
@@ -40,10 +64,10 @@ public enum MatteBuilder {
                                 plan: DevelopPlan) -> [AuxiliaryPlane] {
         var seen = Set<MatteKind>()
         var out: [AuxiliaryPlane] = []
-        for kind in kinds where computableKinds.contains(kind) && seen.insert(kind).inserted {
+        for kind in kinds.map(computedKind(for:)) where computableKinds.contains(kind) && seen.insert(kind).inserted {
             switch kind {
             case .gamut: out.append(gamut(image: image, space: plan.recipe.colorSpace))
-            case .skin: out.append(skin(image: image, space: plan.recipe.colorSpace))
+            case .skinColor: out.append(skin(image: image, space: plan.recipe.colorSpace))
             case .clipping: out.append(clipping(image: image, raw: raw, plan: plan))
             default: break
             }
@@ -53,19 +77,22 @@ public enum MatteBuilder {
 
     /// The gamut plane of `image`, whose pixels are encoded in `space` (see the type's doc).
     public static func gamut(image: RenderedImage, space: OutputColorSpace) -> AuxiliaryPlane {
-        let (w, h) = planeSize(width: image.width, height: image.height)
         if space.linearVariant == .srgbLinear {
+            let (w, h) = planeSize(width: image.width, height: image.height)
             return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: [UInt8](repeating: 0, count: w * h))
         }
+        let (w, h) = blockPlaneSize(width: image.width, height: image.height)
         let kernel = GamutKernel(outputToSRGB: OutputColorSpace.srgb.xyzD50ToLinearRGB * space.linearRGBToXYZD50)
-        return AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
+        return fitted(AuxiliaryPlane(kind: .gamut, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel)),
+                      toOutput: image.width, image.height)
     }
 
-    /// The skin-likelihood plane of `image` (encoded in `space`), using `model`.
+    /// The skin-likelihood plane (`.skinColor`) of `image` (encoded in `space`), using `model`.
     public static func skin(image: RenderedImage, space: OutputColorSpace, model: SkinModel = .standard) -> AuxiliaryPlane {
-        let (w, h) = planeSize(width: image.width, height: image.height)
+        let (w, h) = blockPlaneSize(width: image.width, height: image.height)
         let kernel = SkinKernel(outputToXYZD50: space.linearRGBToXYZD50, model: model)
-        return AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel))
+        return fitted(AuxiliaryPlane(kind: .skinColor, width: w, height: h, pixels: mapBlocks(image, space: space, kernel: kernel)),
+                      toOutput: image.width, image.height)
     }
 
     // MARK: - Shared machinery
@@ -87,7 +114,7 @@ public enum MatteBuilder {
 
     /// Runs `kernel` on the mean linear RGB of each 2×2 output block, rows of the plane in parallel.
     static func mapBlocks<K: BlockKernel>(_ image: RenderedImage, space: OutputColorSpace, kernel: K) -> [UInt8] {
-        let (pw, ph) = planeSize(width: image.width, height: image.height)
+        let (pw, ph) = blockPlaneSize(width: image.width, height: image.height)
         var out = [UInt8](repeating: 0, count: pw * ph)
         let sixteen = image.bitsPerSample == 16
         let expected = image.width * image.height * 3

@@ -7,7 +7,9 @@ import DarkroomCore
 ///   associates it with the item, marked essential,
 /// - the item's `infe` gets the hidden flag (bit 0 of its flags), as in iPhone files,
 /// - `ftyp` compatible brands are de-duplicated (libheif 1.15 repeats them per encoded image),
-/// - `iloc` file offsets of data stored after `meta` move by however much `meta` grew.
+/// - `iloc` file offsets of data stored after `meta` move by however much `meta` grew,
+/// - a `grid` derived image (ISO/IEC 23008-12 §6.6.2.3) can be made of already-encoded tiles and
+///   become the primary item, as iPhones store their primary image.
 ///
 /// Only what libheif 1.15 writes is supported: one top-level `meta` with 32-bit box sizes,
 /// `iloc` version 0–2 with construction method 0 (file offsets) or 1 (`idat`).
@@ -48,22 +50,8 @@ package struct ISOBMFFMetaEditor {
 
     /// Makes `item` an auxiliary image of `master` with auxiliary type `urn`.
     package mutating func makeAuxiliary(item: UInt32, of master: UInt32, urn: String, hidden: Bool = true) throws(EncodeError) {
-        // auxC property appended to ipco.
-        guard let iprp = children.firstIndex(where: { $0.type == "iprp" }) else {
-            throw .container(format: "HEIF", reason: "meta has no iprp box")
-        }
-        var iprpChildren = try Self.parseBoxes(children[iprp].payload, in: "iprp")
-        guard let ipco = iprpChildren.firstIndex(where: { $0.type == "ipco" }),
-              let ipma = iprpChildren.firstIndex(where: { $0.type == "ipma" }) else {
-            throw .container(format: "HEIF", reason: "iprp lacks ipco or ipma")
-        }
-        var properties = try Self.parseBoxes(iprpChildren[ipco].payload, in: "ipco")
-        properties.append(Box(type: "auxC", payload: [0, 0, 0, 0] + Array(urn.utf8) + [0]))
-        let propertyIndex = properties.count   // 1-based
-        iprpChildren[ipco].payload = properties.flatMap(\.bytes)
-        iprpChildren[ipma].payload = try Self.addAssociation(iprpChildren[ipma].payload, item: item,
-                                                             property: propertyIndex, essential: true)
-        children[iprp].payload = iprpChildren.flatMap(\.bytes)
+        // auxC: version 0, the URN, NUL-terminated, no subtype; essential.
+        try associate(item: item, type: "auxC", payload: [0, 0, 0, 0] + Array(urn.utf8) + [0], essential: true)
 
         try addReference(type: "auxl", from: item, to: [master])
 
@@ -87,6 +75,150 @@ package struct ISOBMFFMetaEditor {
             let at = (children.firstIndex { $0.type == "iprp" }) ?? children.count
             children.insert(iref, at: at)
         }
+    }
+
+    /// Makes a `grid` item of `tiles` (row-major, `rows × columns`, all the same size) showing the
+    /// top-left `width × height` of their mosaic, and returns its item ID:
+    /// - `infe` version 2, type `grid`, not hidden; each tile's `infe` gets the hidden flag;
+    /// - the ImageGridBox (version 0, 16-bit sizes unless a side exceeds 65535) in `idat`, located
+    ///   by an `iloc` entry with construction method 1 (the `iloc` becomes version 1 if it was 0);
+    /// - `properties` (e.g. `ispe`, `colr`, `pixi`) associated in order, each reusing an identical
+    ///   `ipco` entry when one exists;
+    /// - `dimg` from the grid to the tiles; `pitm` names the grid when `primary`.
+    package mutating func addGrid(tiles: [UInt32], rows: Int, columns: Int, width: Int, height: Int,
+                                  properties: [(type: String, payload: [UInt8], essential: Bool)],
+                                  primary: Bool) throws(EncodeError) -> UInt32 {
+        guard (1...256).contains(rows), (1...256).contains(columns), tiles.count == rows * columns,
+              width > 0, height > 0, width <= Int(UInt32.max), height <= Int(UInt32.max) else {
+            throw .container(format: "HEIF", reason: "grid of \(rows)x\(columns) for \(tiles.count) tiles, \(width)x\(height)")
+        }
+        // Item info: a new ID after the largest one.
+        guard let iinf = children.firstIndex(where: { $0.type == "iinf" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iinf box")
+        }
+        let p = children[iinf].payload
+        guard p.count >= 6 else { throw .container(format: "HEIF", reason: "iinf truncated") }
+        let wideCount = p[0] != 0
+        var infes = try Self.parseBoxes(Array(p[(wideCount ? 8 : 6)...]), in: "iinf")
+        var largest: UInt32 = 0
+        for e in infes where e.type == "infe" && e.payload.count >= 8 && e.payload[0] >= 2 {
+            largest = max(largest, e.payload[0] == 2 ? UInt32(try Self.u16(e.payload, 4)) : try Self.u32(e.payload, 4))
+        }
+        let (id, overflow) = largest.addingReportingOverflow(1)
+        guard !overflow, id <= 0xFFFF else { throw .container(format: "HEIF", reason: "no item ID left for the grid") }
+        infes.append(Box(type: "infe", payload: [2, 0, 0, 0] + BigEndian.u16(UInt16(id)) + [0, 0] + Array("grid".utf8) + [0]))
+        guard wideCount || infes.count <= 0xFFFF else { throw .container(format: "HEIF", reason: "too many items") }
+        let countBytes = wideCount ? BigEndian.u32(UInt32(infes.count)) : BigEndian.u16(UInt16(infes.count))
+        children[iinf].payload = Array(p[0..<4]) + countBytes + infes.flatMap(\.bytes)
+
+        // ImageGridBox in idat.
+        let large = width > 0xFFFF || height > 0xFFFF
+        let size: [UInt8] = large ? BigEndian.u32(UInt32(width)) + BigEndian.u32(UInt32(height))
+                                  : BigEndian.u16(UInt16(width)) + BigEndian.u16(UInt16(height))
+        let gridData: [UInt8] = [0, large ? 1 : 0, UInt8(rows - 1), UInt8(columns - 1)] + size
+        let idat: Int
+        if let i = children.firstIndex(where: { $0.type == "idat" }) { idat = i } else {
+            children.append(Box(type: "idat", payload: [])); idat = children.count - 1
+        }
+        let dataOffset = children[idat].payload.count
+        children[idat].payload += gridData
+        guard let iloc = children.firstIndex(where: { $0.type == "iloc" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iloc box")
+        }
+        var locations = try ISOBMFFItemLocations(children[iloc].payload)
+        locations.entries.append(.init(itemID: id, constructionMethod: 1, dataReferenceIndex: 0, baseOffset: 0,
+                                       extents: [.init(index: 0, offset: UInt64(dataOffset), length: UInt64(gridData.count))]))
+        children[iloc].payload = try locations.serialized()
+
+        for property in properties {
+            try associate(item: id, type: property.type, payload: property.payload, essential: property.essential, reuse: true)
+        }
+        try addReference(type: "dimg", from: id, to: tiles)
+        for t in tiles { try setHidden(t) }
+        if primary { try setPrimary(id) }
+        return id
+    }
+
+    /// Points `pitm` at `item`.
+    package mutating func setPrimary(_ item: UInt32) throws(EncodeError) {
+        guard let pitm = children.firstIndex(where: { $0.type == "pitm" }), let version = children[pitm].payload.first else {
+            throw .container(format: "HEIF", reason: "meta has no pitm box")
+        }
+        guard version == 1 || item <= 0xFFFF else { throw .container(format: "HEIF", reason: "item ID too large for pitm version 0") }
+        children[pitm].payload = Array(children[pitm].payload.prefix(4)) + (version == 0 ? BigEndian.u16(UInt16(item)) : BigEndian.u32(item))
+    }
+
+    /// In every `type` reference, replaces the target `old` by `new` (e.g. `cdsc` metadata of the
+    /// first tile moved to the grid).
+    package mutating func retargetReferences(type: String, from old: UInt32, to new: UInt32) throws(EncodeError) {
+        guard let iref = children.firstIndex(where: { $0.type == "iref" }), let version = children[iref].payload.first else { return }
+        guard version == 1 || new <= 0xFFFF else { throw .container(format: "HEIF", reason: "item ID too large for iref version 0") }
+        let p = children[iref].payload
+        guard p.count >= 4 else { throw .container(format: "HEIF", reason: "iref truncated") }
+        var refs = try Self.parseBoxes(Array(p[4...]), in: "iref")
+        let idSize = version == 0 ? 2 : 4
+        for r in refs.indices where refs[r].type == type {
+            let b = refs[r].payload
+            guard b.count >= idSize + 2 else { throw .container(format: "HEIF", reason: "iref '\(type)' truncated") }
+            let n = Int(try Self.u16(b, idSize))
+            guard b.count == idSize + 2 + n * idSize else { throw .container(format: "HEIF", reason: "iref '\(type)' has the wrong size") }
+            for k in 0..<n {
+                let at = idSize + 2 + k * idSize
+                let to = idSize == 2 ? UInt32(try Self.u16(b, at)) : try Self.u32(b, at)
+                guard to == old else { continue }
+                let bytes = idSize == 2 ? BigEndian.u16(UInt16(new)) : BigEndian.u32(new)
+                refs[r].payload.replaceSubrange(at..<(at + idSize), with: bytes)
+            }
+        }
+        children[iref].payload = Array(p[0..<4]) + refs.flatMap(\.bytes)
+    }
+
+    /// Associates a property box with `item` (appended to `ipco`, or an identical one reused).
+    package mutating func associate(item: UInt32, type: String, payload: [UInt8], essential: Bool,
+                                    reuse: Bool = true) throws(EncodeError) {
+        guard let iprp = children.firstIndex(where: { $0.type == "iprp" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iprp box")
+        }
+        var iprpChildren = try Self.parseBoxes(children[iprp].payload, in: "iprp")
+        guard let ipco = iprpChildren.firstIndex(where: { $0.type == "ipco" }),
+              let ipma = iprpChildren.firstIndex(where: { $0.type == "ipma" }) else {
+            throw .container(format: "HEIF", reason: "iprp lacks ipco or ipma")
+        }
+        var properties = try Self.parseBoxes(iprpChildren[ipco].payload, in: "ipco")
+        let index: Int
+        if reuse, let i = properties.firstIndex(where: { $0.type == type && $0.payload == payload }) {
+            index = i + 1
+        } else {
+            properties.append(Box(type: type, payload: payload))
+            index = properties.count
+            iprpChildren[ipco].payload = properties.flatMap(\.bytes)
+        }
+        iprpChildren[ipma].payload = try Self.addAssociation(iprpChildren[ipma].payload, item: item,
+                                                             property: index, essential: essential)
+        children[iprp].payload = iprpChildren.flatMap(\.bytes)
+    }
+
+    /// Sets the essential flag of every association of a `type` property (e.g. `pixi`) with
+    /// `items` (every item when `nil`).
+    package mutating func setEssential(_ essential: Bool, type: String, items: Set<UInt32>? = nil) throws(EncodeError) {
+        guard let iprp = children.firstIndex(where: { $0.type == "iprp" }) else {
+            throw .container(format: "HEIF", reason: "meta has no iprp box")
+        }
+        var iprpChildren = try Self.parseBoxes(children[iprp].payload, in: "iprp")
+        guard let ipco = iprpChildren.firstIndex(where: { $0.type == "ipco" }),
+              let ipma = iprpChildren.firstIndex(where: { $0.type == "ipma" }) else {
+            throw .container(format: "HEIF", reason: "iprp lacks ipco or ipma")
+        }
+        let types = try Self.parseBoxes(iprpChildren[ipco].payload, in: "ipco").map(\.type)
+        iprpChildren[ipma].payload = try Self.editAssociations(iprpChildren[ipma].payload) { entries in
+            for e in entries.indices where items?.contains(entries[e].id) ?? true {
+                for a in entries[e].assoc.indices {
+                    let i = entries[e].assoc[a].index
+                    if i >= 1, i <= types.count, types[i - 1] == type { entries[e].assoc[a].essential = essential }
+                }
+            }
+        }
+        children[iprp].payload = iprpChildren.flatMap(\.bytes)
     }
 
     /// `ftyp` with each compatible brand listed once (other leading boxes unchanged).
@@ -113,9 +245,10 @@ package struct ISOBMFFMetaEditor {
             guard let iloc = children.firstIndex(where: { $0.type == "iloc" }) else {
                 throw .container(format: "HEIF", reason: "meta has no iloc box")
             }
-            let patched = try Self.shiftILOC(children[iloc].payload, by: delta, from: oldMetaEnd)
+            var locations = try ISOBMFFItemLocations(children[iloc].payload)
+            try locations.shift(by: delta, from: oldMetaEnd)
             var rebuilt = children
-            rebuilt[iloc].payload = patched
+            rebuilt[iloc].payload = try locations.serialized()
             metaPayload = metaHeader + rebuilt.flatMap(\.bytes)
         }
         return prefix + BigEndian.u32(UInt32(8 + metaPayload.count)) + Array("meta".utf8) + metaPayload + suffix
@@ -152,14 +285,29 @@ package struct ISOBMFFMetaEditor {
         }
     }
 
+    typealias Associations = [(id: UInt32, assoc: [(essential: Bool, index: Int)])]
+
     /// Re-serialises ipma with one more association for `item`, widening indices to 15 bits when needed.
     private static func addAssociation(_ p: [UInt8], item: UInt32, property: Int, essential: Bool) throws(EncodeError) -> [UInt8] {
+        try editAssociations(p) { entries in
+            if let i = entries.firstIndex(where: { $0.id == item }) {
+                entries[i].assoc.append((essential, property))
+            } else {
+                entries.append((item, [(essential, property)]))
+                entries.sort { $0.id < $1.id }
+            }
+        }
+    }
+
+    /// Parses ipma, lets `edit` change the entries, and re-serialises it (same version and
+    /// flags; indices widened to 15 bits when one exceeds 127).
+    private static func editAssociations(_ p: [UInt8], _ edit: (inout Associations) -> Void) throws(EncodeError) -> [UInt8] {
         guard p.count >= 8 else { throw .container(format: "HEIF", reason: "ipma truncated") }
         let version = p[0]
         let wideIndex = p[3] & 1 == 1
         let count = Int(try u32(p, 4))
         var off = 8
-        var entries: [(id: UInt32, assoc: [(essential: Bool, index: Int)])] = []
+        var entries: Associations = []
         for _ in 0..<count {
             let id: UInt32
             if version < 1 { id = UInt32(try u16(p, off)); off += 2 } else { id = try u32(p, off); off += 4 }
@@ -177,14 +325,10 @@ package struct ISOBMFFMetaEditor {
             }
             entries.append((id, assoc))
         }
-        if let i = entries.firstIndex(where: { $0.id == item }) {
-            entries[i].assoc.append((essential, property))
-        } else {
-            entries.append((item, [(essential, property)]))
-            entries.sort { $0.id < $1.id }
-        }
+        edit(&entries)
         let wide = wideIndex || entries.contains { $0.assoc.contains { $0.index > 127 } }
-        guard !entries.contains(where: { $0.assoc.count > 255 || $0.assoc.contains { $0.index > 0x7FFF } }) else {
+        guard !entries.contains(where: { $0.assoc.count > 255 || $0.assoc.contains { $0.index > 0x7FFF } }),
+              version >= 1 || entries.allSatisfy({ $0.id <= 0xFFFF }) else {
             throw .container(format: "HEIF", reason: "too many item properties")
         }
         var out: [UInt8] = [version, p[1], p[2], (p[3] & ~1) | (wide ? 1 : 0)] + BigEndian.u32(UInt32(entries.count))
@@ -197,61 +341,6 @@ package struct ISOBMFFMetaEditor {
             }
         }
         return out
-    }
-
-    /// Adds `delta` to every iloc file offset at or beyond `threshold` (data after the old meta).
-    private static func shiftILOC(_ p0: [UInt8], by delta: Int, from threshold: Int) throws(EncodeError) -> [UInt8] {
-        var p = p0
-        guard p.count >= 8 else { throw .container(format: "HEIF", reason: "iloc truncated") }
-        let version = p[0]
-        guard version <= 2 else { throw .container(format: "HEIF", reason: "iloc version \(version)") }
-        let offsetSize = Int(p[4] >> 4), lengthSize = Int(p[4] & 15), baseSize = Int(p[5] >> 4)
-        let indexSize = version >= 1 ? Int(p[5] & 15) : 0
-        var off = 6
-        let count: Int
-        if version < 2 { count = Int(try u16(p, off)); off += 2 } else { count = Int(try u32(p, off)); off += 4 }
-        for _ in 0..<count {
-            off += version < 2 ? 2 : 4   // item_ID
-            var method = 0
-            if version >= 1 { method = Int(try u16(p, off) & 15); off += 2 }
-            off += 2   // data_reference_index
-            let baseAt = off
-            let base = try readN(p, off, baseSize); off += baseSize
-            let extents = Int(try u16(p, off)); off += 2
-            var extentOffsets: [(at: Int, value: UInt64)] = []
-            for _ in 0..<extents {
-                off += indexSize
-                extentOffsets.append((off, try readN(p, off, offsetSize))); off += offsetSize
-                off += lengthSize
-            }
-            guard off <= p.count else { throw .container(format: "HEIF", reason: "iloc truncated") }
-            guard method == 0 else { continue }
-            if baseSize > 0 && (base >= UInt64(threshold) || extentOffsets.isEmpty) {
-                if base >= UInt64(threshold) { try writeN(&p, baseAt, baseSize, base, delta) }
-            } else {
-                for e in extentOffsets where base + e.value >= UInt64(threshold) {
-                    guard offsetSize > 0 else {
-                        throw .container(format: "HEIF", reason: "iloc offset_size 0 cannot be shifted")
-                    }
-                    try writeN(&p, e.at, offsetSize, e.value, delta)
-                }
-            }
-        }
-        return p
-    }
-
-    private static func readN(_ p: [UInt8], _ at: Int, _ n: Int) throws(EncodeError) -> UInt64 {
-        do { return try ByteReader(bytes: p, bigEndian: true).uint(at, size: n) } catch {
-            throw .container(format: "HEIF", reason: "iloc truncated")
-        }
-    }
-
-    private static func writeN(_ p: inout [UInt8], _ at: Int, _ n: Int, _ old: UInt64, _ delta: Int) throws(EncodeError) {
-        let v = Int64(old) + Int64(delta)
-        guard v >= 0, n == 8 || v < Int64(1) << (8 * n) else {
-            throw .container(format: "HEIF", reason: "shifted iloc offset \(v) does not fit \(n) bytes")
-        }
-        for i in 0..<n { p[at + i] = UInt8(truncatingIfNeeded: UInt64(v) >> (8 * UInt64(n - 1 - i))) }
     }
 
     private static func parseBoxes(_ b: [UInt8], in parent: String) throws(EncodeError) -> [Box] {

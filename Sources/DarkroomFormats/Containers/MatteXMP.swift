@@ -6,6 +6,8 @@ import Foundation
 /// format version is the one iPhone files carry (seen in ../shared/samples/heif's iPhone file):
 /// `portraitEffectsMatte:PortraitEffectsMatteVersion` 65537 for the portrait matte,
 /// `semanticSegmentationMatte:SemanticSegmentationMatteVersion` 65536 for skin/hair/teeth/sky/glasses.
+/// Darkroom's own planes (gamut, clipping, confidence, skin-color) carry the two `apdi` elements
+/// only, naming their `urn:org:darkroom:aux:` URN: no Apple matte-version element.
 /// Used for JPEG MPF secondaries (APP1 XMP) and HEIF matte items (`mime` item, `cdsc` → matte).
 package enum MatteXMP {
     package static let namespace = "http://ns.apple.com/pixeldatainfo/1.0/"

@@ -26,8 +26,10 @@ public struct ExportOptions: Sendable, Equatable {
     public var overwrite: Bool = false
     /// Omit EXIF/XMP/thumbnail (ICC is always embedded).
     public var stripMetadata: Bool = false
-    /// HEIF 4:4:4 (default) or 4:2:0 (`--chroma 420`).
-    public var heifChroma444: Bool = true
+    /// HEIF 4:2:0 (default, as iPhones write) or 4:4:4 (`--chroma 444`).
+    public var heifChroma444: Bool = false
+    /// HEIF: also write an `nclx` colour box beside the ICC profile (`--nclx`; `HEIFOptions.nclx`).
+    public var heifNCLX: Bool = false
     /// Mattes to compute and embed as auxiliary planes (`--mattes`); wired by the matte builder.
     public var computedMattes: [MatteKind] = []
     /// Mattes read from PNG files and embedded as auxiliary planes (`--matte KIND=FILE.png`).
@@ -177,6 +179,7 @@ public enum FileDeveloper {
                 var o = HEIFOptions()
                 if let q = export.quality { o.quality = q }
                 o.chroma = export.heifChroma444 ? .s444 : .s420
+                o.nclx = export.heifNCLX
                 o.stripMetadata = export.stripMetadata
                 o.dateTime = stamp
                 return try HEIFWriter.encode(image, options: o)

@@ -30,8 +30,13 @@ public struct JPEGOptions: Sendable {
 
 /// Writes a `RenderedImage` as a baseline JPEG (libjpeg-turbo), laid out like a camera JPEG:
 ///
-///     SOI · APP1 Exif (IFD0, Exif IFD, GPS IFD, IFD1 thumbnail ≤ 160×120) · APP1 XMP · APP2 ICC_PROFILE…
-///     · APP2 MPF (when mattes) · frame … EOI · [matte JPEGs, each with APP1 XMP apdi:AuxiliaryImageType]
+///     SOI · APP0 JFIF · APP1 Exif (IFD0, Exif IFD, GPS IFD, IFD1 thumbnail ≤ 160×120) · APP1 XMP
+///     · APP2 ICC_PROFILE… · APP2 MPF (when mattes) · frame … EOI
+///     · [matte JPEGs, each with APP1 XMP apdi:AuxiliaryImageType]
+///
+/// The JFIF APP0 (libjpeg-turbo's: version 1.01, 1:1 aspect, no density unit; EXIF carries the
+/// 72 dpi) comes first, as in iPhone JPEGs. The XMP carried from the raw file loses its
+/// Camera Raw develop settings (`XMPDevelopSettings`): the pixels are already developed.
 ///
 /// 16-bit images are converted to 8 bits by rounding (`v * 255 / 65535`), since baseline JPEG
 /// holds 8-bit samples only.
@@ -48,13 +53,16 @@ public enum JPEGWriter {
         let coded = try StripJPEG.compress(rgb: rgb, width: image.width, height: image.height,
                                            quality: options.quality, sampling: options.resolvedSubsampling.tj)
         let (jfif, rest) = try JPEGSegment.splitAfterSOI(coded)
+        guard !jfif.isEmpty else {
+            throw .library(format: "JPEG", call: "tjCompress2", message: "output has no JFIF APP0 segment")
+        }
 
-        var head: [UInt8] = [0xFF, 0xD8]
-        if options.stripMetadata {
-            head += jfif
-        } else {
+        var head: [UInt8] = [0xFF, 0xD8] + jfif
+        if !options.stripMetadata {
             head += try exifSegment(image, tj: tj, dateTime: options.dateTime ?? ExifWriter.dateTimeNow())
-            if let xmp = image.exif.xmp, !xmp.isEmpty { head += try JPEGSegment.xmp(xmp) }
+            if let xmp = image.exif.xmp.map(XMPDevelopSettings.removingCameraRawSettings), !xmp.isEmpty {
+                head += try JPEGSegment.xmp(xmp)
+            }
         }
         head += try JPEGSegment.icc(image.iccProfile)
 
