@@ -65,6 +65,7 @@ struct ReferenceLookTests {
         // Picture controls the SDK's renderer does not have are off in every comparison with it.
         recipe.highlights = .clip
         recipe.noiseReduction = .off
+        recipe.sharpen = .off
         recipe.demosaic = demosaic
         recipe.colorSpace = space
         recipe.bitsPerSample = 16

@@ -66,6 +66,7 @@ struct NoiseReductionTests {
         recipe.applyDefaultCrop = false
         recipe.thumbnailSize = 0
         recipe.noiseReduction = nr
+        recipe.sharpen = .off   // noise reduction alone
         recipe.tileSize = tileSize
         recipe.threads = threads
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1,

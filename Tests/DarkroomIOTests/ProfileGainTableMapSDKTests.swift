@@ -64,7 +64,7 @@ struct ProfileGainTableMapSDKTests {
     static func render(_ raw: RawImage) throws -> RenderedImage {
         var recipe = DevelopRecipe()
         recipe.tone = .reference; recipe.colorSpace = .srgb; recipe.bitsPerSample = 16; recipe.thumbnailSize = 0
-        recipe.highlights = .clip; recipe.noiseReduction = .off   // the SDK has neither
+        recipe.highlights = .clip; recipe.noiseReduction = .off; recipe.sharpen = .off   // the SDK has none of them
         return TileRenderer.render(raw, plan: try PlanBuilder.plan(for: raw, recipe: recipe, path: "pgtm", profileSearchDirectories: []))
     }
 

@@ -113,6 +113,17 @@ extension RecipeSchema {
               },
               applier: { v, r in if let t = v.text, let s = try? NoiseReductionSpec(parsing: t) { r.develop.noiseReduction = s } },
               reader: { .text($0.develop.noiseReduction.text) }),
+        Entry(key: "sharpen", scope: .develop, effect: .pixels, flagKind: .text, valueName: "amount",
+              allowed: "auto | off | AMOUNT[,RADIUS] (0…3, 1…3 px)", defaultText: "auto",
+              help: "Capture sharpening on luminance, gated so noise is not amplified: auto (amount 0.4, radius 1), off, or AMOUNT[,RADIUS].",
+              hashing: .unlessEqual(.text("off")),
+              parser: { raw in
+                  let t = try scalar(raw)
+                  guard let spec = try? SharpenSpec(parsing: t) else { throw Reason("must be auto, off, AMOUNT (0…3) or AMOUNT,RADIUS (1…3 px)") }
+                  return .text(spec.text)
+              },
+              applier: { v, r in if let t = v.text, let s = try? SharpenSpec(parsing: t) { r.develop.sharpen = s } },
+              reader: { .text($0.develop.sharpen.text) }),
         Entry(key: "exposure", scope: .develop, effect: .pixels, flagKind: .numeric, valueName: "stops", allowed: "-10…10",
               defaultText: "0", help: "Exposure in stops, added to the file's BaselineExposure.", hashing: .resolved,
               parser: { raw in .number(try number(raw, -10...10)) },

@@ -43,6 +43,9 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// NoiseProfile, else the noise measured in the image, at strength 1, and does nothing where
     /// the noise is invisible; `.off`; or explicit luminance/chroma strengths. Default `.auto`.
     public var noiseReduction: NoiseReductionSpec = .auto
+    /// Capture sharpening (`--sharpen`, `CaptureSharpening`): a noise-gated unsharp mask on
+    /// luminance; `.auto` = amount 0.4 at radius 1. Default `.auto`.
+    public var sharpen: SharpenSpec = .auto
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so

@@ -280,7 +280,7 @@ struct HighlightRecovery: Sendable {
             seeds.append(i)
         }
         guard !seeds.isEmpty else { return nil }
-        func spread(from start: [Int], allowed: (Int) -> Bool) {
+        func flood(from start: [Int], allowed: (Int) -> Bool) {
             var frontier = start
             var queued = filled
             while !frontier.isEmpty {
@@ -310,9 +310,9 @@ struct HighlightRecovery: Sendable {
                 frontier = ring
             }
         }
-        spread(from: seeds, allowed: { within[$0] })
+        flood(from: seeds, allowed: { within[$0] })
         let reached = filled
-        spread(from: (0..<n).filter { filled[$0] }, allowed: { _ in true })
+        flood(from: (0..<n).filter { filled[$0] }, allowed: { _ in true })
         return (ratio.map { Float(min(max($0, 1.0 / 64), 64)) }, reached)
     }
 

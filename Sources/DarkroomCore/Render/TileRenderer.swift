@@ -54,12 +54,13 @@ public enum TileRenderer {
                 // Highlight reconstruction's whole-image analysis (nil: nothing clipped, or `.clip`).
                 let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
                 let denoise = NoiseReduction.resolve(plan: plan, source: source)
+                let sharpen = CaptureSharpening.resolve(plan: plan, source: source, denoise: denoise)
                 if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
                     // …and List3 on the full demosaiced image.
                     var rgbFull = [Float](repeating: 0, count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
                         runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
-                                 highlights: highlights, denoise: denoise)
+                                 highlights: highlights, denoise: denoise, sharpen: sharpen)
                     }
                     var w = W, h = H
                     do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
@@ -69,7 +70,7 @@ public enum TileRenderer {
                     }
                 } else {
                     runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
-                             highlights: highlights, denoise: denoise)
+                             highlights: highlights, denoise: denoise, sharpen: sharpen)
                 }
             }
         }
@@ -135,7 +136,7 @@ public enum TileRenderer {
     /// Tiles `area` and spreads them over the workers.
     static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
                          target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil,
-                         denoise: NoiseReduction? = nil) {
+                         denoise: NoiseReduction? = nil, sharpen: CaptureSharpening? = nil) {
         let tileSize = plan.recipe.tileSize
         var tiles: [PixelRect] = []
         var ty = area.y
@@ -153,9 +154,11 @@ public enum TileRenderer {
         let next = Atomic<Int>(0)
         // Reconstructing highlights reads each sample's 5×5 window: two more rings.
         // Noise reduction reads the demosaiced tile ± its window radius: that much more again.
-        let denoise = denoise.flatMap { kernel != nil ? $0 : nil }
-        let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + (denoise != nil ? NoiseReduction.reach : 0)
-        let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, halo: halo)
+        let denoise = denoise.flatMap { kernel != nil ? $0 : nil }, sharpen = sharpen.flatMap { kernel != nil ? $0 : nil }
+        let filterReach = max(denoise != nil ? NoiseReduction.reach : 0, sharpen?.reach ?? 0)
+        let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
+        let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
+                          filterReach: filterReach, halo: halo)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var scratch = TileScratch(maxTile: tileSize, halo: halo)
             while true {
@@ -175,6 +178,10 @@ public enum TileRenderer {
         let highlights: HighlightRecovery?
         /// Noise reduction after the demosaic (nil: none; only for mosaics).
         let denoise: NoiseReduction?
+        /// Capture sharpening after the demosaic (nil: none; only for mosaics).
+        let sharpen: CaptureSharpening?
+        /// Demosaiced context noise reduction and sharpening read around the tile.
+        let filterReach: Int
         /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for `highlights`.
         let halo: Int
     }
@@ -345,7 +352,7 @@ public enum TileRenderer {
             if job.highlights != nil {
                 if let p = planes {
                     // Over the area noise reduction reads too.
-                    let e = job.denoise != nil ? NoiseReduction.reach : 0
+                    let e = job.filterReach
                     let o = e * p.stride + e
                     HighlightRecovery.compress(r: p.r - o, g: p.g - o, b: p.b - o, stride: p.stride, width: tw + 2 * e, height: th + 2 * e)
                 } else {
@@ -353,8 +360,24 @@ public enum TileRenderer {
                 }
             }
             // Noise reduction (demosaiced mosaics only: the planes hold the tile ± its reach).
-            if let nr = job.denoise, let p = planes {
-                nr.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
+            if let p = planes, job.denoise != nil || job.sharpen != nil {
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: job.sharpen != nil ? tw * th : 0) { delta in
+                    // The sharpening delta from the demosaiced tile, noise reduction, then the delta.
+                    if let sh = job.sharpen {
+                        sh.delta(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, into: delta.baseAddress!)
+                    }
+                    job.denoise?.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
+                    if job.sharpen != nil {
+                        let d = delta.baseAddress!
+                        for y in 0..<th {
+                            let o = y * p.stride
+                            for x in 0..<tw {
+                                let v = d[y * tw + x]
+                                p.r[o + x] += v; p.g[o + x] += v; p.b[o + x] += v
+                            }
+                        }
+                    }
+                }
             }
             // RenderStage 5: pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
             // on interleaved RGB.

@@ -1,0 +1,131 @@
+import Foundation
+
+/// `--sharpen`: capture sharpening.
+public enum SharpenSpec: Sendable, Equatable, Codable {
+    /// Amount 0.4 at radius 1: a modest, noise-aware unsharp mask.
+    case auto
+    case off
+    /// Amount 0…3 (0.4 = auto's), radius 1…3 px.
+    case amount(Double, radius: Double)
+
+    public static let autoAmount = 0.4
+    public static let autoRadius = 1.0
+
+    /// `auto`, `off`, `AMOUNT` or `AMOUNT,RADIUS`.
+    public init(parsing text: String) throws(DevelopError) {
+        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
+        switch t {
+        case "auto": self = .auto
+        case "off", "none", "0": self = .off
+        default:
+            let parts = t.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard (1...2).contains(parts.count), let a = parts[0], let r = parts.count == 2 ? parts[1] : Self.autoRadius,
+                  a.isFinite, r.isFinite, (0...3).contains(a), (1...3).contains(r) else {
+                throw .invalidRecipe("sharpening must be auto, off, AMOUNT (0…3) or AMOUNT,RADIUS (radius 1…3 px) (got '\(text)')")
+            }
+            self = .amount(a, radius: r)
+        }
+    }
+
+    /// The spelling `init(parsing:)` reads back.
+    public var text: String {
+        switch self {
+        case .auto: return "auto"
+        case .off: return "off"
+        case .amount(let a, let r): return r == Self.autoRadius ? NoiseReductionSpec.format(a) : "\(NoiseReductionSpec.format(a)),\(NoiseReductionSpec.format(r))"
+        }
+    }
+}
+
+/// Capture sharpening after the demosaic (and with noise reduction), per tile, on luminance only:
+/// Y' = Y + amount · gate · (Y − box_r(Y)), the same delta added to R, G and B (hue kept), where
+/// box_r is the (2r + 1)² mean (r = the radius, rounded) and the gate
+/// gate = max(σ²_local − σ²_noise, 0) / σ²_local over the 5×5 window is ≈ 1 at edges and texture
+/// and ≈ 0 where the local variation is only noise — so noise is not amplified. σ²_noise is the
+/// luminance noise of the noise model — noise reduction's, else the NoiseProfile, else the noise
+/// measured in the image (`NoiseModel.measure`) — through the demosaic (`NoiseReduction.propagation`),
+/// with a floor of (1/4096)² (quantisation). The delta is computed from the demosaiced tile before
+/// noise reduction and added after it. Pure function of the neighbourhood: tile-exact.
+struct CaptureSharpening: Sendable {
+    static let gateRadius = 2
+    let amount: Float
+    let radius: Int
+    /// Luminance noise variance = noise.a·level + noise.b (balanced units), or the floor.
+    let noiseSlope: Float, noiseOffset: Float
+
+    var reach: Int { max(radius, Self.gateRadius) }
+
+    static func resolve(plan: DevelopPlan, source: TileRenderer.TileSource, denoise: NoiseReduction?) -> CaptureSharpening? {
+        guard plan.samplesPerPixel == 1, let cfa = plan.cfa else { return nil }
+        let amount: Double, radius: Double
+        switch plan.recipe.sharpen {
+        case .off: return nil
+        case .auto: amount = SharpenSpec.autoAmount; radius = SharpenSpec.autoRadius
+        case .amount(let a, let r): amount = a; radius = r
+        }
+        guard amount > 0 else { return nil }
+        var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
+        // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
+        // measured in the image (texture biases that up, which only makes the gate more careful).
+        let model = denoise?.model ?? plan.noiseModel ?? NoiseModel.measure(plan: plan, source: source)
+        if let model {
+            let transfer = denoise?.transfer.y ?? NoiseReduction.propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa).y
+            let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
+            let a = g * model.scale, b = g * g * model.offset
+            // σ²_Y(level) = Σ_c transfer_Y[c] · (a_c · level + b_c).
+            slope = Float((SIMD3<Double>(Double(transfer.x), Double(transfer.y), Double(transfer.z)) * a).sum())
+            offset = max(Float((SIMD3<Double>(Double(transfer.x), Double(transfer.y), Double(transfer.z)) * b).sum()), offset)
+        }
+        return CaptureSharpening(amount: Float(amount), radius: Int(radius.rounded()), noiseSlope: slope, noiseOffset: offset)
+    }
+
+    /// The luminance delta for the tile `tw × th` (planes `stride` apart, valid from −`reach`),
+    /// into `delta` (tw · th floats).
+    func delta(r: UnsafePointer<Float>, g: UnsafePointer<Float>, b: UnsafePointer<Float>, stride: Int,
+               width tw: Int, height th: Int, into delta: UnsafeMutablePointer<Float>) {
+        let R = reach, ew = tw + 2 * R, eh = th + 2 * R
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: ew * eh * 2) { buffer in
+            let Y = buffer.baseAddress!, Y2 = Y + ew * eh
+            for y in 0..<eh {
+                let o = (y - R) * stride - R
+                for x in 0..<ew {
+                    let v = (r[o + x] + 2 * g[o + x] + b[o + x]) * 0.25
+                    Y[y * ew + x] = v; Y2[y * ew + x] = v * v
+                }
+            }
+            // Window sums in a fixed order (column sums top to bottom, then left to right), so a
+            // pixel's value does not depend on where its tile starts.
+            let gr = Self.gateRadius, br = radius
+            let gateInv = 1 / Float((2 * gr + 1) * (2 * gr + 1))
+            let blurInv = 1 / Float((2 * br + 1) * (2 * br + 1))
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: ew * 3) { cols in
+                let cY = cols.baseAddress!, cY2 = cY + ew, cB = cY2 + ew
+                for y in 0..<th {
+                    let cy = y + R
+                    for x in 0..<ew {
+                        var sy: Float = 0, sy2: Float = 0, sb: Float = 0
+                        for j in (cy - gr)...(cy + gr) { sy += Y[j * ew + x]; sy2 += Y2[j * ew + x] }
+                        for j in (cy - br)...(cy + br) { sb += Y[j * ew + x] }
+                        cY[x] = sy; cY2[x] = sy2; cB[x] = sb
+                    }
+                    for x in 0..<tw {
+                        let cx = x + R
+                        var sy: Float = 0, sy2: Float = 0, sb: Float = 0
+                        for k in (cx - gr)...(cx + gr) { sy += cY[k]; sy2 += cY2[k] }
+                        for k in (cx - br)...(cx + br) { sb += cB[k] }
+                        let mu = sy * gateInv
+                        let v = max(sy2 * gateInv - mu * mu, 0)
+                        let noise = noiseSlope * max(mu, 0) + noiseOffset
+                        let gate = v > noise ? (v - noise) / v : 0
+                        delta[y * tw + x] = amount * gate * (Y[cy * ew + cx] - sb * blurInv)
+                    }
+                }
+            }
+        }
+    }
+
+    var summary: String {
+        String(format: "capture sharpening: amount %.2f, radius %d px, luminance only, gated by local variance against %@", Double(amount), radius,
+               noiseSlope > 0 ? "the luminance noise model" : "a quantisation floor")
+    }
+}
