@@ -69,3 +69,20 @@ public struct Homography: Sendable, Equatable {
         return x.allSatisfy(\.isFinite) ? x : nil
     }
 }
+
+extension Homography {
+    /// The least-squares homography through n ≥ 4 correspondences (DLT with h8 = 1, normal
+    /// equations of the 2n × 8 system); nil when degenerate.
+    public static func fit(from: [SIMD2<Double>], to: [SIMD2<Double>]) -> Homography? {
+        guard from.count == to.count, from.count >= 4 else { return nil }
+        if from.count == 4 { return Homography(from: from, to: to) }
+        var ata = [[Double]](repeating: [Double](repeating: 0, count: 9), count: 8)
+        for (p, q) in zip(from, to) {
+            let rows: [[Double]] = [[p.x, p.y, 1, 0, 0, 0, -q.x * p.x, -q.x * p.y, q.x],
+                                    [0, 0, 0, p.x, p.y, 1, -q.y * p.x, -q.y * p.y, q.y]]
+            for r in rows { for i in 0..<8 { for j in 0..<9 { ata[i][j] += r[i] * r[j] } } }
+        }
+        guard let h = solve(&ata) else { return nil }
+        return Homography(h: h)
+    }
+}

@@ -64,7 +64,10 @@ public enum CompareRunner {
                     } catch { throw .file(path: file, reason: "profile \(profile.name): \(error.description)") }
                     let image = TileRenderer.cameraRGB(raw, plan: plan)
                     if corners == nil {
-                        do { corners = try ChartFinder.find(image, layout: layout).corners; found = true } catch {
+                        do {
+                            corners = try ChartFinder.find(image, layout: layout, reference: referenceXYZ).corners
+                            found = true
+                        } catch {
                             throw .chart(path: file, reason: error.description)
                         }
                     }
