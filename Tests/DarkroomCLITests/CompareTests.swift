@@ -241,7 +241,7 @@ struct CompareTests {
         #expect(report.ranking.map(\.profile) == ["Darkroom Synthetic", "Skewed"])
         #expect(report.ranking[0].mean < report.ranking[1].mean)
         let files = try CompareOutput.files(report)
-        #expect(files.map(\.0) == ["report.json", "patches.csv", "chart-as_shot.ti3"])
+        #expect(files.map(\.0) == ["report.json", "patches.csv", "chart-as_shot.ti3", "swatches-1.png", "swatches-2.png", "index.html"])
         try CompareOutput.write(files, directory: dir + "/out", overwrite: false)
         // The .ti3 reads back as CGATS with 24 patches; a second write refuses to overwrite.
         let ti3 = try CGATSFile(text: String(contentsOfFile: dir + "/out/chart-as_shot.ti3", encoding: .utf8))
@@ -249,6 +249,30 @@ struct CompareTests {
         #expect(throws: CompareError.self) { try CompareOutput.write(files, directory: dir + "/out", overwrite: false) }
         let csvLines = try String(contentsOfFile: dir + "/out/patches.csv", encoding: .utf8).split(separator: "\n")
         #expect(csvLines.count == 1 + 2 * 24)
+
+        // The swatch PNG reads back with libpng (PNGReader): each patch's left half is the
+        // reference sRGB, its right half the measured sRGB.
+        let png = try PNGReader.read(contentsOf: dir + "/out/swatches-1.png")
+        #expect(png.width == 6 * 72 + 8 && png.height == 4 * 72 + 8 && png.channels == 3)
+        let patches = report.runs[0].stages[0].patches
+        for i in [0, 7, 14, 18, 23] {
+            let x0 = 8 + (i % 6) * 72, y0 = 8 + (i / 6) * 72
+            func hex(_ x: Int, _ y: Int) -> String {
+                let o = (y * png.width + x) * 3
+                return String(format: "%02x%02x%02x", png.pixels[o], png.pixels[o + 1], png.pixels[o + 2])
+            }
+            #expect(hex(x0 + 10, y0 + 30) == patches[i].referenceSRGB)
+            #expect(hex(x0 + 50, y0 + 30) == patches[i].measuredSRGB)
+        }
+        // The page: one ranking table with both profiles in rank order, one a*b* plot and one
+        // swatch per run.
+        let html = try String(contentsOfFile: dir + "/out/index.html", encoding: .utf8)
+        let first = try #require(html.range(of: "<td class=\"l\">Darkroom Synthetic</td>"))
+        let second = try #require(html.range(of: "<td class=\"l\">Skewed</td>"))
+        #expect(first.lowerBound < second.lowerBound)
+        #expect(html.components(separatedBy: "<svg class=\"ab\"").count == 3)
+        #expect(html.contains("src=\"swatches-2.png\""))
+        #expect(html.components(separatedBy: "<circle").count - 1 == 2 * 2 * 24)
     }
 
     /// A profile with HueSatMaps gets a matrix-only and a +HueSatMap stage, and they differ.

@@ -1,9 +1,10 @@
 import DarkroomCore
 import Foundation
 
-/// Writes a `CompareReport` into the report directory: `report.json`, `patches.csv` and one
-/// CGATS `.ti3` per file × illuminant (`STEM-ILLUMINANT.ti3`, the first profile's camera RGB with
-/// the reference XYZ). Every file is checked before any is written (an existing one is an error
+/// Writes a `CompareReport` into the report directory: `report.json`, `patches.csv`, one CGATS
+/// `.ti3` per file × illuminant (`STEM-ILLUMINANT.ti3`, the first profile's camera RGB with the
+/// reference XYZ), `index.html` (`CompareHTML`) and its swatch images `swatches-N.png` (run N,
+/// counted from 1, final stage; `SwatchPNG`). Every file is checked before any is written (an existing one is an error
 /// unless `overwrite`), and each is written atomically.
 public enum CompareOutput {
     /// File name → bytes, in writing order.
@@ -25,8 +26,20 @@ public enum CompareOutput {
             used.insert(name)
             out.append((name, CompareReport.ti3Bytes(run: run, stage: stage)))
         }
+        for (i, run) in report.runs.enumerated() {
+            guard let stage = run.stages.last else { continue }
+            let img = SwatchPNG.image(stage.patches)
+            guard let png = SwatchPNG.encode(width: img.width, height: img.height, rgb: img.rgb) else {
+                throw .write(path: swatchName(i), reason: "cannot encode the swatch PNG")
+            }
+            out.append((swatchName(i), png))
+        }
+        out.append(("index.html", Array(CompareHTML.page(report, swatch: swatchName).utf8)))
         return out + extra
     }
+
+    /// The swatch image of run `index` (0-based): `swatches-(index + 1).png`.
+    public static func swatchName(_ index: Int) -> String { "swatches-\(index + 1).png" }
 
     /// Writes `files` into `directory` (created when missing).
     public static func write(_ files: [(String, [UInt8])], directory: String, overwrite: Bool) throws(CompareError) {
