@@ -10,7 +10,7 @@ import Foundation
 /// 3. Square regions: from each region's second moments, the sides of the equivalent rectangle
 ///    a ≥ b = √(12 λ) (λ the covariance eigenvalues); kept when a / b ≤ 1.8, area / (a·b) in
 ///    0.75…1.2 and the area between 12 working pixels and 1/24 of the image.
-/// 4. The patch lattice: squares joined when their centres are 0.7…1.5 × the median
+/// 4. The patch lattice (among at most `maximumSquares` candidates, the largest): squares joined when their centres are 0.7…1.5 × the median
 ///    nearest-neighbour distance apart and their sizes agree within 1.6×; the largest connected
 ///    group is the chart. Its lattice angle is the mean of 4 × the neighbour directions (mod 90°);
 ///    rotated by it, centres cluster into columns and rows (gaps > half the pitch). The lattice
@@ -42,6 +42,8 @@ public enum ChartFinder {
     public static let workingSize = 480
     /// Region-growing tolerance in natural-log units (≈ 8 % per channel).
     public static let tolerance = 0.08
+    /// Most candidate squares the lattice search considers (the largest are kept).
+    public static let maximumSquares = 1500
     /// Fewest patches segmentation must find.
     public static let minimumPatches = 16
 
@@ -113,6 +115,11 @@ public enum ChartFinder {
             squares.append((r.centre, (s.a * s.b).squareRoot()))
         }
         guard squares.count >= minimumPatches else { throw .notFound(reason: "\(squares.count) uniform squares, need \(minimumPatches)") }
+        // The lattice search compares every pair: keep it bounded on busy frames (the largest squares stay).
+        if squares.count > maximumSquares {
+            squares = Array(squares.enumerated().sorted { $0.element.side != $1.element.side ? $0.element.side > $1.element.side : $0.offset < $1.offset }
+                .prefix(maximumSquares).sorted { $0.offset < $1.offset }.map(\.element))
+        }
         // 4. Lattice: neighbour graph, largest connected group.
         func nearest(_ i: Int) -> Double {
             var best = Double.infinity

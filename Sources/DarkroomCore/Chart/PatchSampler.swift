@@ -51,6 +51,10 @@ public enum PatchSampler {
             let s = layout.sampleSquare(index)
             let quad = [SIMD2(s.u0, s.v0), SIMD2(s.u1, s.v0), SIMD2(s.u1, s.v1), SIMD2(s.u0, s.v1)].compactMap(forward.apply)
             guard quad.count == 4 else { throw .degenerateCorners }
+            // Corners come from an argument: keep the bounding box far from Int's range before converting.
+            guard quad.allSatisfy({ $0.x.isFinite && $0.y.isFinite && abs($0.x) < 1e7 && abs($0.y) < 1e7 }) else {
+                throw .patchOutside(index: index)
+            }
             let minX = Int((quad.map(\.x).min() ?? 0).rounded(.down)), maxX = Int((quad.map(\.x).max() ?? 0).rounded(.up))
             let minY = Int((quad.map(\.y).min() ?? 0).rounded(.down)), maxY = Int((quad.map(\.y).max() ?? 0).rounded(.up))
             guard minX >= 0, minY >= 0, maxX <= dw, maxY <= dh else { throw .patchOutside(index: index) }

@@ -8,6 +8,8 @@ public enum CompareError: Error, Sendable, Equatable, CustomStringConvertible {
     case file(path: String, reason: String)
     case chart(path: String, reason: String)
     case write(path: String, reason: String)
+    /// A lower layer's message that already names the file (decode and profile errors).
+    case named(String)
 
     public var description: String {
         switch self {
@@ -17,6 +19,7 @@ public enum CompareError: Error, Sendable, Equatable, CustomStringConvertible {
         case .file(let path, let reason): return "\(path): \(reason)"
         case .chart(let path, let reason): return "\(path): cannot measure the chart (\(reason))"
         case .write(let path, let reason): return "\(path): cannot write the report (\(reason))"
+        case .named(let message): return message
         }
     }
 

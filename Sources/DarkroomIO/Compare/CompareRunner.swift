@@ -32,13 +32,15 @@ public enum CompareRunner {
                     throw CompareError.profile(path: p, reason: "the profile has no ColorMatrix1/2 (a look-only profile cannot render)")
                 }
                 profiles.append((dcp.profile.name ?? p, p, dcp.profile))
-            } catch let e as CompareError { throw e } catch { throw .profile(path: p, reason: "\(error)") }
+            } catch let e as CompareError { throw e } catch let e as ProfileLibraryError { throw .named(e.description) } catch {
+                throw .profile(path: p, reason: "\(error)")
+            }
         }
         for file in options.files {
             let raw: RawImage
             var decode = DecodeOptions()
             decode.threads = options.threads
-            do { raw = try RawDecoder.decode(path: file, options: decode) } catch { throw .file(path: file, reason: error.description) }
+            do { raw = try RawDecoder.decode(path: file, options: decode) } catch { throw .named(error.description) }
             let ownWhite: Chromaticity
             if let model = try? DNGColorModel(metadata: raw.metadata) { ownWhite = model.solve(.asShot).whiteXY } else { ownWhite = ColorMath.d65 }
             var corners: [SIMD2<Double>]?
