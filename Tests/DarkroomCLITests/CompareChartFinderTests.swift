@@ -118,6 +118,50 @@ struct CompareChartFinderTests {
         }
     }
 
+    /// Orientation is applied before the chart is looked for: a file with Orientation 6 (rotate 90°
+    /// clockwise for display) is found, and explicit corners given in the developed (portrait)
+    /// image measure the same patches.
+    @Test(arguments: [3, 6, 8])
+    func orientedFile(orientation: Int) throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let chart = SyntheticChart(cfa: .grbg, bitsPerSample: 14, illuminant: ColorMath.d65, camera: .init(linear: true))
+        var raw = chart.makeRawImage()
+        raw.metadata.orientation = orientation
+        let dng = dir + "/turned.dng"
+        try DNGWriter.write(raw, to: dng)
+        var o = CompareOptions(files: [dng], outputDirectory: dir)
+        o.illuminants = [.chromaticity(chart.illuminant)]
+        o.normalisation = .none
+        let found = try CompareRunner.run(o, reference: .colorChecker24)
+        // The grid corners in the stored crop (584 × 384), turned like the display.
+        let o6 = Orientation(orientation)
+        let crop = (w: 584, h: 384)
+        func display(_ x: Double, _ y: Double) -> SIMD2<Double> {
+            // Continuous point: map the pixel whose corner it is, then pick the matching corner.
+            let p = o6.map(x: Int(x), y: Int(y), width: crop.w, height: crop.h)
+            let q = o6.map(x: Int(x) - 1, y: Int(y) - 1, width: crop.w, height: crop.h)
+            return SIMD2(Double(max(p.x, q.x)), Double(max(p.y, q.y)))
+        }
+        let storedGrid = [(2.0, 2.0), (580.0, 2.0), (580.0, 380.0), (2.0, 380.0)]
+        let truth = storedGrid.map { display($0.0, $0.1) }
+        let run = try #require(found.runs.first)
+        #expect(run.chartFound)
+        for k in 0..<4 {
+            let d = SIMD2(run.chartCorners[k][0], run.chartCorners[k][1]) - truth[k]
+            #expect((d * d).sum().squareRoot() < 4, "orientation \(orientation) corner \(k): \(run.chartCorners[k]) vs \(truth[k])")
+        }
+        o.chart = .corners(truth)
+        let given = try CompareRunner.run(o, reference: .colorChecker24)
+        for (a, b) in zip(try #require(found.runs.first?.stages.first?.patches), try #require(given.runs.first?.stages.first?.patches)) {
+            let expected = chart.cameraValues(patch: ColorCheckerClassic.ids.firstIndex(of: a.id) ?? 0)
+            for c in 0..<3 {
+                #expect(abs(a.cameraRGB[c] - b.cameraRGB[c]) < 1e-4)
+                #expect(abs(b.cameraRGB[c] - expected[c]) < 2e-3 * max(expected[c], 0.05) + 2e-4, "\(a.id)")
+            }
+        }
+    }
+
     /// A frame with no chart in it: a clear error, not a guess.
     @Test func noChartIsAnError() throws {
         let dir = TestSupport.tempDirectory()
