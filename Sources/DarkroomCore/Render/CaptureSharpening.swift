@@ -38,7 +38,8 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
 }
 
 /// Capture sharpening after the demosaic (and with noise reduction), per tile, on luminance only:
-/// Y' = Y + amount · gate · (Y − box_r(Y)), the same delta added to R, G and B (hue kept), where
+/// Y' = Y + amount · gate · (Y − box_r(Y)), applied by scaling R, G and B by Y'/Y (chromaticity
+/// kept, no channel pushed negative at a saturated edge), where
 /// box_r is the (2r + 1)² mean (r = the radius, rounded) and the gate
 /// gate = max(σ²_local − σ²_noise, 0) / σ²_local over the 5×5 window is ≈ 1 at edges and texture
 /// and ≈ 0 where the local variation is only noise — so noise is not amplified. σ²_noise is the
@@ -120,6 +121,23 @@ struct CaptureSharpening: Sendable {
                         delta[y * tw + x] = amount * gate * (Y[cy * ew + cx] - sb * blurInv)
                     }
                 }
+            }
+        }
+    }
+
+    /// Applies a luminance delta by scaling the pixel: RGB × (Y + Δ) / Y (pinned to 0…4), so
+    /// chromaticity stays and no channel turns negative at a saturated colour's edge (an added
+    /// delta would push a dark channel out of gamut). Pixels with Y ≤ 1e-6 are left alone.
+    static func applyDelta(_ d: UnsafePointer<Float>, r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>,
+                           b: UnsafeMutablePointer<Float>, stride: Int, width tw: Int, height th: Int) {
+        for y in 0..<th {
+            let o = y * stride
+            for x in 0..<tw {
+                let rr = r[o + x], gg = g[o + x], bb = b[o + x]
+                let lum = (rr + 2 * gg + bb) * 0.25
+                guard lum > 1e-6 else { continue }
+                let k = min(max((lum + d[y * tw + x]) / lum, 0), 4)
+                r[o + x] = rr * k; g[o + x] = gg * k; b[o + x] = bb * k
             }
         }
     }

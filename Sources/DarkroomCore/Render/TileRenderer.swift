@@ -368,14 +368,7 @@ public enum TileRenderer {
                     }
                     job.denoise?.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
                     if job.sharpen != nil {
-                        let d = delta.baseAddress!
-                        for y in 0..<th {
-                            let o = y * p.stride
-                            for x in 0..<tw {
-                                let v = d[y * tw + x]
-                                p.r[o + x] += v; p.g[o + x] += v; p.b[o + x] += v
-                            }
-                        }
+                        CaptureSharpening.applyDelta(delta.baseAddress!, r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
                     }
                 }
             }
