@@ -6,8 +6,8 @@ as 28x28 px patches on a 6x4 grid with 4 px neutral gaps (flat 20 % reflectance)
 
 Light:
 - ambient = a mixture of CIE illuminant A (tungsten) and CIE FL2 (cool-white fluorescent) whose
-  fluorescent share rises linearly from 0 at the left edge to 1 at the right edge, its level
-  rising 0.9 -> 1.1 from top to bottom;
+  fluorescent share rises from 0 on the left to 1 on the right as a logistic curve centred on
+  the frame (1 / (1 + exp(-(x - 96) / 12))), its level rising 0.9 -> 1.1 from top to bottom;
 - flash = CIE LED-B4 (phosphor-converted white LED, ~5100 K: a phone-like flash), with a
   1 / (1 + r^2 / r0^2) fall-off around the frame's centre, a flash shadow (a vertical strip the
   flash does not reach), flash specular highlights (neutral, reflectance-independent; one of
@@ -26,7 +26,11 @@ Profiles (XYZ -> camera matrices fitted by least squares over the 24 patches und
 normalised so the light's white has max camera value 1):
 - ambient frame: ColorMatrix1 for CIE A (CalibrationIlluminant1 17), ColorMatrix2 for D65 (21);
 - flash frame: ColorMatrix1 for the flash, CalibrationIlluminant1 255 (Other) with
-  IlluminantData1 = the flash's x-y chromaticity (DNG 1.6).
+  IlluminantData1 = the flash's x-y chromaticity (DNG 1.6), and ForwardMatrix1 fitted from the
+  patches' camera RGB under the flash to their XYZ under D65 (`forward_matrix`): a profile that
+  renders material colour.
+The fluorescent light flickers: the flash frame's 1/60 s exposure catches 1.05 times its mean
+(FLICKER), which no metadata records: the error real pairs have in the ambient subtraction.
 
 Truth per pair (beside the DNGs): NAME.json (layout, per-patch XYZ under D65 with the perfect
 white at Y = 1, exposure facts, the masks' shapes), NAME.labels.u8 (patch index 0-23 per pixel,
@@ -51,6 +55,7 @@ PATCH, GAP = 28, 4
 BLACK, WHITE = 512, 16383
 READ_NOISE_DN = 2.5
 FULL_WELL_ISO100 = 24000.0
+FLICKER = 1.05
 SHAPE = colour.SpectralShape(380, 780, 5)
 
 
@@ -89,6 +94,37 @@ def color_matrix(refl, light, cam, cmfs):
     return m / white.max()
 
 
+def forward_matrix(refl, light, cam, cmfs):
+    """ForwardMatrix for a constant-colour flash profile: white-balanced camera RGB under `light`
+    -> the patches' XYZ under D65, Bradford-adapted to D50 (so it renders material colour, not the
+    colour under the flash), fitted by minimising the mean CIEDE2000 over the 24 patches (scipy
+    Powell) with the white held exact, as profiling tools fit."""
+    from scipy.optimize import minimize
+    rgb = cam_under(refl[:24], light, cam)
+    wp = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
+    d65 = colour.SDS_ILLUMINANTS["D65"].copy().align(SHAPE).values
+    d65 = d65 / float(d65 @ cmfs[:, 1])
+    target = xyz_under(refl[:24], d65, cmfs)
+    wcam = light @ cam
+    wxyz = d65 @ cmfs
+    def full(p):
+        m = p.reshape(3, 3).copy()
+        m[:, 2] = (wxyz - m[:, :2] @ wcam[:2]) / wcam[2]
+        return m
+    def cost(p):
+        e = (full(p) @ rgb.T).T
+        return float(np.mean(colour.delta_E(colour.XYZ_to_Lab(e, wp), colour.XYZ_to_Lab(target, wp), method="CIE 2000")))
+    start, *_ = np.linalg.lstsq(rgb, target, rcond=None)
+    res = minimize(cost, start.T.flatten(), method="Powell", options=dict(maxiter=20000, xtol=1e-7, ftol=1e-9))
+    m = full(res.x)
+    bradford = colour.adaptation.matrix_chromatic_adaptation_VonKries(
+        colour.xy_to_XYZ(wp), colour.xy_to_XYZ(colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D50"]),
+        transform="Bradford")
+    fm = bradford @ m @ np.diag(wcam)
+    d50 = colour.xy_to_XYZ(colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D50"])
+    return fm * (d50[1] / (fm @ np.ones(3))[1])
+
+
 def labels():
     lab = np.full((HEIGHT, WIDTH), 255, np.uint8)
     for i in range(24):
@@ -108,7 +144,7 @@ def render(spec):
     lab = labels()
     idx = np.where(lab == 255, 24, lab).astype(int)
     yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH].astype(float)
-    fluor = xx / (WIDTH - 1)
+    fluor = 1 / (1 + np.exp(-(xx - WIDTH / 2) / spec.get("mix_width", 12.0)))
     level = 0.9 + 0.2 * yy / (HEIGHT - 1)
     r2 = ((xx - WIDTH / 2) ** 2 + (yy - HEIGHT / 2) ** 2) / spec["r0"] ** 2
     flash = spec["flash"] / (1 + r2)
@@ -131,8 +167,13 @@ def render(spec):
     white_a = lights["A"] @ cam
     white_f = lights["FL2"] @ cam
     white_led = lights["LED-B4"] @ cam
-    amb = level[..., None] * ((1 - fluor)[..., None] * cam_a[idx] + fluor[..., None] * cam_f[idx])
-    amb += highlight[..., None] * ((1 - fluor)[..., None] * white_a + fluor[..., None] * white_f)
+    def ambient(flicker):
+        a = level[..., None] * ((1 - fluor)[..., None] * cam_a[idx] + flicker * fluor[..., None] * cam_f[idx])
+        return a + highlight[..., None] * ((1 - fluor)[..., None] * white_a + flicker * fluor[..., None] * white_f)
+    amb = ambient(1.0)
+    # The fluorescent light flickers at 100 Hz: a 1/60 s exposure catches FLICKER times its mean
+    # (1/30 s: the mean), which the exposure metadata cannot know. Tungsten does not flicker.
+    amb_in_flash = ambient(FLICKER)
     fl = flash[..., None] * cam_led[idx] + specular[..., None] * white_led
 
     # Luminance of each part as it reaches the flash frame (ratio truth).
@@ -149,15 +190,16 @@ def render(spec):
     k = amb_scale_in_flash
     for which in ["ambient", "flash"]:
         iso = spec["amb_iso" if which == "ambient" else "flash_iso"]
-        signal = amb * spec["exposure"] if which == "ambient" else (amb * k + fl) * spec["exposure"]
+        signal = amb * spec["exposure"] if which == "ambient" else (amb_in_flash * k + fl) * spec["exposure"]
+        if which == "flash" and spec.get("shift"):
+            # Camera shake: the scene moves on the sensor, the CFA stays.
+            dx, dy = spec["shift"]
+            signal = np.roll(signal, (dy, dx), axis=(0, 1))
         mosaic = np.empty((HEIGHT, WIDTH))
         mosaic[0::2, 0::2] = signal[0::2, 0::2, 0]
         mosaic[0::2, 1::2] = signal[0::2, 1::2, 1]
         mosaic[1::2, 0::2] = signal[1::2, 0::2, 1]
         mosaic[1::2, 1::2] = signal[1::2, 1::2, 2]
-        if which == "flash" and spec.get("shift"):
-            dx, dy = spec["shift"]
-            mosaic = np.roll(mosaic, (dy, dx), axis=(0, 1))
         full_well = FULL_WELL_ISO100 * 100.0 / iso
         electrons = rng.poisson(np.clip(mosaic, 0, None) * full_well)
         dn = electrons / full_well * (WHITE - BLACK) + BLACK + rng.normal(0, READ_NOISE_DN, mosaic.shape)
@@ -168,7 +210,10 @@ def render(spec):
         frames[which] = (raw, clipped, [s, o] * 3)
 
     # Clipped in either frame, in the ambient frame's geometry, dilated by 1 px.
-    clip = frames["ambient"][1] | frames["flash"][1]
+    flash_clip = frames["flash"][1]
+    if spec.get("shift"):
+        flash_clip = np.roll(flash_clip, (-spec["shift"][1], -spec["shift"][0]), axis=(0, 1))
+    clip = frames["ambient"][1] | flash_clip
     dil = clip.copy()
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
@@ -179,6 +224,7 @@ def render(spec):
     cm_a = color_matrix(refl, lights["A"], cam, cmfs)
     cm_d65 = color_matrix(refl, lights["D65"], cam, cmfs)
     cm_led = color_matrix(refl, lights["LED-B4"], cam, cmfs)
+    fm_led = forward_matrix(refl, lights["LED-B4"], cam, cmfs)
     led_xy = colour.XYZ_to_xy(lights["LED-B4"] @ cmfs)
     mid_white = 0.5 * (white_a + white_f)
     truth = {
@@ -190,7 +236,7 @@ def render(spec):
         "spec": spec,
         "camera": "Nikon 5100 (NPL) spectral sensitivities, colour-science " + colour.__version__,
     }
-    return frames, cm_a, cm_d65, cm_led, led_xy, mid_white, white_led, lab, ratio.astype("<f4"), mask, truth
+    return frames, cm_a, cm_d65, (cm_led, fm_led), led_xy, mid_white, white_led, lab, ratio.astype("<f4"), mask, truth
 
 
 def srational(values, den=10000):
@@ -220,6 +266,9 @@ def write_dng(path, raw, noise, exif, profile, neutral):
     ]
     for i, (code, matrix, data) in enumerate(profile):
         n = i + 1
+        if isinstance(matrix, tuple):
+            matrix, forward = matrix
+            tags.append(({1: 50964, 2: 50965}[n], 10, 9, tuple(srational(forward.flatten())), True))  # ForwardMatrixN
         tags.append(({1: 50721, 2: 50722}[n], 10, 9, tuple(srational(matrix.flatten())), True))  # ColorMatrixN
         tags.append(({1: 50778, 2: 50779}[n], 3, 1, (code,), True))  # CalibrationIlluminantN
         if data is not None:

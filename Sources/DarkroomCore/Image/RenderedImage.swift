@@ -5,6 +5,8 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
     case skin, hair, teeth, sky, glasses
     /// Darkroom's own computed planes.
     case gamut, clipping, confidence
+    /// The per-pixel confidence of `darkroom constant-colour` (255 = full confidence).
+    case constantColourConfidence = "constantcolourconfidence"
 
     public var urn: String {
         switch self {
@@ -17,6 +19,7 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
         case .gamut: return "urn:org:darkroom:aux:gamutmatte"
         case .clipping: return "urn:org:darkroom:aux:clippingmatte"
         case .confidence: return "urn:org:darkroom:aux:confidencematte"
+        case .constantColourConfidence: return "urn:org:darkroom:aux:constantcolorconfidence"
         }
     }
 
