@@ -157,6 +157,23 @@ struct ConstantColourTests {
                 if e < best { best = e; bestKelvin = kelvin; bestTint = tint }
             }
         }
+        // The table by flash/ambient ratio (README "Constant colour"): unmasked blocks by their lowest ratio.
+        let all = truth.blocks.filter { !$0.masked }
+        let bestM = toD65 * model.solve(.temperature(kelvin: bestKelvin, tint: bestTint)).cameraToXYZD50
+        for (lo, hi) in [(0.0, 0.5), (0.5, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 100.0)] {
+            let sel = all.filter { Double($0.minRatio) >= lo && Double($0.minRatio) < hi }
+            let cc = ConstantColourTruth.median(sel.map { truth.deltaE(meanXYZ: Self.blockMeanXYZ(s.result, $0), label: $0.label) })
+            let wb = ConstantColourTruth.median(sel.map { b -> Double in
+                var m = SIMD3<Double>(0, 0, 0)
+                for y in b.y..<(b.y + 8) { for x in b.x..<(b.x + 8) {
+                    let i = y * a.width + x
+                    m += SIMD3(Double(a.rgb[i]), Double(a.rgb[n + i]), Double(a.rgb[2 * n + i]))
+                } }
+                return truth.deltaE(meanXYZ: bestM * (m / 64), label: b.label)
+            })
+            let conf = sel.map { Self.blockMeanConfidence(s.result, $0) }.reduce(0, +) / Double(max(sel.count, 1))
+            print("constant-colour: table ratio \(lo)–\(hi): \(sel.count) blocks, ΔE2000 constant colour \(cc), best global WB \(wb), mean confidence \(conf)")
+        }
         print("constant-colour: median ΔE2000 \(ours) on \(blocks.count) blocks (flash ≥ ambient); best global WB \(best) at \(bestKelvin) K, tint \(bestTint)")
         #expect(ours <= 2.0)
         #expect(best >= 3.0 && best <= 4.5)
