@@ -202,7 +202,8 @@ public enum ConstantColourSolver {
                     if rho < halfRatio { flag |= 4 }
                     fp.p[i] = flag
                     let product: Float = ratioTerm * noiseTerm * regTerm
-                    let value: Float = (flag & 3) != 0 ? 0 : 255 * product
+                    // A non-finite term (a hostile profile's huge matrix overflowing Float) counts as no confidence.
+                    let value: Float = (flag & 3) != 0 || !product.isFinite ? 0 : 255 * product
                     cp.p[i] = UInt8(max(0, min(255, value.rounded())))
                 }
             }

@@ -32,10 +32,12 @@ public struct FrameRegistration: Sendable, Equatable, Codable {
             let (sf, _, _) = reduced(gf, width, height, factor)
             let r = max(1, (maxShift + factor - 1) / factor)
             var score = -Double.infinity
+            var coarse = (dx: 0, dy: 0)
             for dy in -r...r { for dx in -r...r {
                 let s = zncc(sa, sf, sw, sh, dx: dx, dy: dy, region: PixelRect(x: 0, y: 0, width: sw, height: sh))
-                if s > score + 1e-12 { score = s; best = (dx * factor, dy * factor) }
+                if better(s, dx, dy, than: score, coarse) { score = s; coarse = (dx, dy) }
             } }
+            best = (coarse.dx * factor, coarse.dy * factor)
         }
         let region = central(width, height)
         let span = factor > 1 ? factor : maxShift
@@ -44,10 +46,17 @@ public struct FrameRegistration: Sendable, Equatable, Codable {
         for dy in (best.dy - span)...(best.dy + span) where abs(dy) <= maxShift {
             for dx in (best.dx - span)...(best.dx + span) where abs(dx) <= maxShift {
                 let s = zncc(ga, gf, width, height, dx: dx, dy: dy, region: region)
-                if s > score + 1e-12 { score = s; chosen = (dx, dy) }
+                if better(s, dx, dy, than: score, chosen) { score = s; chosen = (dx, dy) }
             }
         }
         return FrameRegistration(dx: chosen.dx, dy: chosen.dy, residual: 1 - (score.isFinite ? score : 0))
+    }
+
+    /// Whether ZNCC `s` at (dx, dy) beats `score` at `best`: higher by more than 1e-9, or as high
+    /// and a smaller shift (so a frame without structure, where every shift scores alike, stays at (0, 0)).
+    static func better(_ s: Double, _ dx: Int, _ dy: Int, than score: Double, _ best: (dx: Int, dy: Int)) -> Bool {
+        if s > score + 1e-9 { return true }
+        return s >= score - 1e-9 && abs(dx) + abs(dy) < abs(best.dx) + abs(best.dy)
     }
 
     /// The central ≤ 512×512 px of a `width × height` frame.
