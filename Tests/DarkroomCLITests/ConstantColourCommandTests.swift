@@ -106,4 +106,25 @@ struct ConstantColourCommandTests {
         #expect(forced.status == 0)
         #expect(try Self.bytes("\(dir)/ow/mixed-ambient-constant-colour.jpg") != before)
     }
+
+    /// Every file of ../shared/samples/corrupt as either frame: a clean exit (1, one line naming
+    /// a file), never a signal or a hang, and no output. Skipped when the corpus is absent.
+    @Test func corruptCorpusAsEitherFrame() throws {
+        let files = TestSupport.files(in: "corrupt")
+        guard !files.isEmpty else { return }
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let good = "\(Self.pairs)/mixed-ambient.dng"
+        for f in files {
+            for args in [["--ambient", f.path, "--flash", good], ["--ambient", good, "--flash", f.path]] {
+                let r = try CLIProcess.run(["constant-colour"] + args + ["-o", "\(dir)/out"], timeout: 60)
+                #expect(!r.signalled && !r.timedOut, "\(f.lastPathComponent)")
+                #expect(r.status == 1, "\(f.lastPathComponent): \(r.status) \(r.stderr)")
+                #expect(r.errorLines.count == 1 && (r.errorLines.first?.contains(f.path) == true || r.errorLines.first?.contains(good) == true),
+                        "\(f.lastPathComponent): \(r.stderr)")
+            }
+        }
+        let written = (try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/out")) ?? []
+        #expect(written.filter { !$0.hasPrefix(".") }.isEmpty, "\(written)")
+    }
 }
