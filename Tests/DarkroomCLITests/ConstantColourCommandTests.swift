@@ -127,4 +127,25 @@ struct ConstantColourCommandTests {
         let written = (try? FileManager.default.contentsOfDirectory(atPath: "\(dir)/out")) ?? []
         #expect(written.filter { !$0.hasPrefix(".") }.isEmpty, "\(written)")
     }
+
+    /// The flash profile from the flash file, from a .dcp holding the same profile (written by the
+    /// generator with Python's struct, not by Darkroom) and from --flash-xy at the flash's white:
+    /// the same image bytes; the report names the source. Another white changes the image.
+    @Test func flashProfileSources() throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let runs: [(String, [String])] = [("file", []), ("dcp", ["--flash-profile", "\(Self.pairs)/flash.dcp"]),
+                                          ("xy", ["--flash-xy", "0.342185,0.350156"]), ("other", ["--flash-xy", "0.3127,0.3290"])]
+        var images: [String: [UInt8]] = [:]
+        for (name, args) in runs {
+            let r = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/\(name)"] + args)
+            #expect(r.status == 0, "\(name): \(r.stderr)")
+            images[name] = try Self.bytes("\(dir)/\(name)/mixed-ambient-constant-colour.jpg")
+        }
+        #expect(images["dcp"] == images["file"])
+        #expect(images["xy"] == images["file"])
+        #expect(images["other"] != images["file"])
+        #expect(try Self.report("\(dir)/dcp/mixed-ambient-constant-colour.json").flashProfile == "\(Self.pairs)/flash.dcp")
+        #expect(try Self.report("\(dir)/file/mixed-ambient-constant-colour.json").flashProfile == "flash file")
+    }
 }

@@ -39,7 +39,8 @@ ambient luminance, both as they reach the flash frame) and NAME.mask.u8 (bit 1 f
 bit 2 flash specular, bit 4 clipped in either frame (dilated by 1 px), bit 8 ambient highlight).
 
 The DNGs are written by tifffile (not by Darkroom's own DNG writer), so reading them is
-independent evidence. Usage: constant_colour_pairs.py OUTDIR (see README.md beside this file).
+independent evidence. flash.dcp holds the same flash profile as a DNG camera profile file (for --flash-profile).
+Usage: constant_colour_pairs.py OUTDIR (see README.md beside this file).
 """
 
 import json
@@ -281,6 +282,40 @@ def write_dng(path, raw, noise, exif, profile, neutral):
                      byteorder="<", metadata=None, software=False)
 
 
+def write_dcp(path, name, matrix, forward, xy):
+    """A DNG camera profile file (.dcp: TIFF structure, magic "IIRC", little-endian) holding the
+    flash profile: ProfileName, CalibrationIlluminant1 255 + IlluminantData1, ColorMatrix1,
+    ForwardMatrix1. Written with struct here, independently of Darkroom."""
+    import struct
+    den = 1000000
+    illum = struct.pack("<H4I", 0, int(round(xy[0] * den)), den, int(round(xy[1] * den)), den)
+    def srat(m):
+        return b"".join(struct.pack("<ii", int(round(v * 10000)), 10000) for v in m.flatten())
+    name_b = name.encode() + b"\0"
+    model = b"Synthetic Nikon D5100 (NPL sensitivities)\0"
+    # (tag, type, count, payload bytes)
+    entries = sorted([
+        (50708, 2, len(model), model),          # UniqueCameraModel
+        (50721, 10, 9, srat(matrix)),           # ColorMatrix1
+        (50778, 3, 1, struct.pack("<H", 255)),  # CalibrationIlluminant1 = Other
+        (50936, 2, len(name_b), name_b),        # ProfileName
+        (50964, 10, 9, srat(forward)),          # ForwardMatrix1
+        (52533, 7, len(illum), illum),          # IlluminantData1
+    ])
+    ifd_size = 2 + 12 * len(entries) + 4
+    data_off = 8 + ifd_size
+    head, blob = b"", b""
+    for tag, typ, count, payload in entries:
+        if len(payload) <= 4:
+            head += struct.pack("<HHI", tag, typ, count) + payload.ljust(4, b"\0")
+        else:
+            head += struct.pack("<HHII", tag, typ, count, data_off + len(blob))
+            blob += payload + (b"\0" if len(payload) % 2 else b"")
+    out = b"IIRC" + struct.pack("<I", 8) + struct.pack("<H", len(entries)) + head + struct.pack("<I", 0) + blob
+    with open(path, "wb") as f:
+        f.write(out)
+
+
 SPECS = {
     # The main pair: flash/ambient from ~0.4 at the corners to ~6 at the centre, a flash shadow,
     # flash speculars (the second clips) and a clipped ambient highlight.
@@ -312,6 +347,8 @@ def main():
         write_dng(os.path.join(out, f"{name}-flash.dng"), frames["flash"][0], frames["flash"][2],
                   dict(time_den=round(1 / spec["flash_time"]), fnumber=spec["fnumber"], iso=spec["flash_iso"]),
                   [(255, cm_led, led_xy)], led_neutral)
+        if name == "mixed":
+            write_dcp(os.path.join(out, "flash.dcp"), "LED-B4 flash", cm_led[0], cm_led[1], led_xy)
         lab.tofile(os.path.join(out, f"{name}.labels.u8"))
         ratio.tofile(os.path.join(out, f"{name}.ratio.f32"))
         mask.tofile(os.path.join(out, f"{name}.mask.u8"))
