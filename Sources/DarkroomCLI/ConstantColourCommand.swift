@@ -25,8 +25,9 @@ struct ConstantColourCommand: ParsableCommand {
         --min-confidence, the ordinary render of the ambient frame as OUTDIR/STEM-fallback.jpg.
 
         The flash profile: --flash-profile FILE.dcp (CalibrationIlluminant Flash (4) or Other \
-        (255) with IlluminantData), --flash-xy x,y (the flash file's colour model at that white), \
-        else the flash file's own profile when its calibration illuminant is Flash or Other.
+        (255) with IlluminantData), --flash-xy x,y or --flash-spectrum FILE.csv (the flash \
+        file's colour model at that white, or at the spectrum's CIE 1931 white), else the flash \
+        file's own profile when its calibration illuminant is Flash or Other.
 
         Exit status: 0 written, 1 a file failed, 2 usage error.
         """)
@@ -45,6 +46,9 @@ struct ConstantColourCommand: ParsableCommand {
 
     @Option(name: .customLong("flash-xy"), help: ArgumentHelp("The flash's white chromaticity.", valueName: "x,y"))
     var flashXY: String?
+
+    @Option(name: .customLong("flash-spectrum"), help: ArgumentHelp("The flash's spectrum, CSV lines 'wavelength_nm,power'; its CIE 1931 white is used.", valueName: "file.csv"))
+    var flashSpectrum: String?
 
     @Option(help: ArgumentHelp("Output formats, comma-separated: jpeg, heif, tiff.", valueName: "list"))
     var format: String = "jpeg"
@@ -91,7 +95,9 @@ struct ConstantColourCommand: ParsableCommand {
     func validate() throws {
         _ = try formats()
         _ = try whiteXY()
-        if flashProfile != nil, flashXY != nil { throw ValidationError("give --flash-profile or --flash-xy, not both") }
+        if [flashProfile != nil, flashXY != nil, flashSpectrum != nil].filter({ $0 }).count > 1 {
+            throw ValidationError("give one of --flash-profile, --flash-xy and --flash-spectrum")
+        }
         guard minConfidence.isFinite, (0...1).contains(minConfidence) else { throw ValidationError("--min-confidence must be 0…1") }
         guard (0...256).contains(maxShift) else { throw ValidationError("--max-shift must be 0…256") }
         guard bits == 8 || bits == 16 else { throw ValidationError("--bits must be 8 or 16") }
@@ -103,6 +109,7 @@ struct ConstantColourCommand: ParsableCommand {
         o.formats = try formats()
         if let xy = try whiteXY() { o.flashProfile = .whiteXY(xy) }
         if let flashProfile { o.flashProfile = .dcp(path: flashProfile) }
+        if let flashSpectrum { o.flashProfile = .spectrum(path: flashSpectrum) }
         o.fallback = fallback
         o.minConfidence = minConfidence
         o.parameters.maxShift = maxShift

@@ -135,7 +135,8 @@ struct ConstantColourCommandTests {
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
         let runs: [(String, [String])] = [("file", []), ("dcp", ["--flash-profile", "\(Self.pairs)/flash.dcp"]),
-                                          ("xy", ["--flash-xy", "0.342185,0.350156"]), ("other", ["--flash-xy", "0.3127,0.3290"])]
+                                          ("xy", ["--flash-xy", "0.342185,0.350156"]), ("other", ["--flash-xy", "0.3127,0.3290"]),
+                                          ("spectrum", ["--flash-spectrum", "\(Self.pairs)/led-b4.csv"])]
         var images: [String: [UInt8]] = [:]
         for (name, args) in runs {
             let r = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/\(name)"] + args)
@@ -147,5 +148,8 @@ struct ConstantColourCommandTests {
         #expect(images["other"] != images["file"])
         #expect(try Self.report("\(dir)/dcp/mixed-ambient-constant-colour.json").flashProfile == "\(Self.pairs)/flash.dcp")
         #expect(try Self.report("\(dir)/file/mixed-ambient-constant-colour.json").flashProfile == "flash file")
+        let spectrum = try Self.report("\(dir)/spectrum/mixed-ambient-constant-colour.json")
+        #expect(spectrum.flashProfile == "\(Self.pairs)/led-b4.csv")
+        #expect(abs(spectrum.flashWhiteXY[0] - 0.342185) < 3e-4 && abs(spectrum.flashWhiteXY[1] - 0.350156) < 3e-4)
     }
 }

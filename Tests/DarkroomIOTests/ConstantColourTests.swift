@@ -278,4 +278,37 @@ struct ConstantColourTests {
         #expect(one.confidence == three.confidence)
         #expect(one.centreWeightedConfidence == three.centreWeightedConfidence)
     }
+
+    /// The flash's spectrum (the generator's CSV of CIE LED-B4) integrated against our CIE 1931
+    /// table gives colour-science's chromaticity of it (to 2·10⁻⁵);
+    /// bad CSVs name the file and line.
+    @Test func flashSpectrumWhite() throws {
+        let truth = try ConstantColourTruth("mixed")
+        let xy = try FlashSpectrum.white(path: ConstantColourTruth.folder.appendingPathComponent("led-b4.csv").path)
+        print("constant-colour: LED-B4 white from the CSV \(xy), colour-science \(truth.flashXY)")
+        #expect(abs(xy.x - truth.flashXY.x) < 2e-5 && abs(xy.y - truth.flashXY.y) < 2e-5)
+        // Equal-energy spectrum: x = y = 1/3 within the table's rounding.
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        func write(_ text: String) throws -> String {
+            let p = "\(dir)/s\(text.hashValue).csv"
+            try text.write(toFile: p, atomically: true, encoding: .utf8)
+            return p
+        }
+        let e = try FlashSpectrum.white(path: try write("nm,power\n380,1\n780,1\n"))
+        #expect(abs(e.x - 1.0 / 3) < 2e-3 && abs(e.y - 1.0 / 3) < 2e-3)
+        let decreasing = try write("400,1\n500,1\n450,1\n")
+        #expect(throws: FlashSpectrum.Failure.bad(path: decreasing, line: 3, reason: "wavelength 450.0 does not increase")) {
+            try FlashSpectrum.white(path: decreasing)
+        }
+        let negative = try write("400,1\n500,-1\n")
+        #expect(throws: FlashSpectrum.Failure.bad(path: negative, line: 2, reason: "power -1.0 is not a finite value ≥ 0")) {
+            try FlashSpectrum.white(path: negative)
+        }
+        let dark = try write("400,0\n700,0\n")
+        #expect(throws: FlashSpectrum.Failure.noWhite(path: dark, reason: "the spectrum has no power between 380 and 780 nm")) {
+            try FlashSpectrum.white(path: dark)
+        }
+        #expect(throws: FlashSpectrum.Failure.self) { try FlashSpectrum.white(path: "\(dir)/missing.csv") }
+    }
 }

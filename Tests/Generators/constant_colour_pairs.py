@@ -39,7 +39,8 @@ ambient luminance, both as they reach the flash frame) and NAME.mask.u8 (bit 1 f
 bit 2 flash specular, bit 4 clipped in either frame (dilated by 1 px), bit 8 ambient highlight).
 
 The DNGs are written by tifffile (not by Darkroom's own DNG writer), so reading them is
-independent evidence. flash.dcp holds the same flash profile as a DNG camera profile file (for --flash-profile).
+independent evidence. led-b4.csv is the flash's spectrum (CIE LED-B4, 5 nm) for --flash-spectrum;
+flash.dcp holds the same flash profile as a DNG camera profile file (for --flash-profile).
 Usage: constant_colour_pairs.py OUTDIR (see README.md beside this file).
 """
 
@@ -348,6 +349,11 @@ def main():
                   dict(time_den=round(1 / spec["flash_time"]), fnumber=spec["fnumber"], iso=spec["flash_iso"]),
                   [(255, cm_led, led_xy)], led_neutral)
         if name == "mixed":
+            led = colour.SDS_ILLUMINANTS["LED-B4"].copy().align(SHAPE)
+            with open(os.path.join(out, "led-b4.csv"), "w") as f:
+                f.write("wavelength_nm,relative_power\n")
+                for nm, v in zip(led.wavelengths, led.values):
+                    f.write(f"{nm:g},{v:.6g}\n")
             write_dcp(os.path.join(out, "flash.dcp"), "LED-B4 flash", cm_led[0], cm_led[1], led_xy)
         lab.tofile(os.path.join(out, f"{name}.labels.u8"))
         ratio.tofile(os.path.join(out, f"{name}.ratio.f32"))

@@ -149,6 +149,10 @@ public enum ConstantColourDeveloper {
                 throw .profile(source: path, reason: "its CalibrationIlluminant is neither Flash (4) nor Other (255) with IlluminantData")
             }
             return try solve(p, white, path)
+        case .spectrum(let path):
+            let xy: Chromaticity
+            do { xy = try FlashSpectrum.white(path: path) } catch { throw .profile(source: path, reason: error.description) }
+            return try solve(nil, xy, path)
         case .whiteXY(let xy):
             guard xy.x > 0, xy.y > 0, xy.x + xy.y < 1 else { throw .profile(source: "--flash-xy", reason: "\(xy) is not a chromaticity") }
             return try solve(nil, xy, "--flash-xy")

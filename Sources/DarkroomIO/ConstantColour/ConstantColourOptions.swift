@@ -11,6 +11,9 @@ public struct ConstantColourOptions: Sendable {
         case dcp(path: String)
         /// The flash frame's own colour model evaluated at this white.
         case whiteXY(Chromaticity)
+        /// The flash frame's own colour model at the white of this spectrum (CSV: wavelength nm,
+        /// relative power per line; `FlashSpectrum`).
+        case spectrum(path: String)
     }
     /// When the ordinary render of the ambient frame is also written.
     public enum Fallback: String, Sendable, CaseIterable, Codable {
