@@ -1,6 +1,6 @@
 import DarkroomCore
 
-/// The JSON report `darkroom constant-colour` writes beside its outputs (OUTDIR/NAME.constant-colour.json).
+/// The JSON report `darkroom constant-colour` writes beside its outputs (OUTDIR/STEM-constant-colour.json, STEM = the ambient file's name without extension).
 public struct ConstantColourReport: Sendable, Codable, Equatable {
     public struct Registration: Sendable, Codable, Equatable {
         /// Flash-frame pixel (x + dx, y + dy) matches ambient pixel (x, y).
