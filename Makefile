@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples clean
+.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs clean
 
 all: build
 
@@ -146,6 +146,17 @@ profiles: build
 
 samples: build
 	$(BIN) make-samples -o Samples
+
+# The synthetic flash/no-flash DNG pairs of `darkroom constant-colour`'s tests (Tests/ConstantColourPairs,
+# see its README.md): Tests/Generators/constant_colour_pairs.py with colour-science, tifffile and their
+# dependencies pinned by version and SHA-256 (Tests/Generators/requirements.txt), installed under out/.
+CC_PYDEPS := out/constant-colour-pydeps
+constant-colour-pairs:
+	@python3 -m pip --version >/dev/null 2>&1 || { echo "make: installing python3-pip"; $(SUDO) apt-get update -q \
+	    && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-pip; }
+	@[ -f $(CC_PYDEPS)/.complete ] || { rm -rf $(CC_PYDEPS) && python3 -m pip install -q --no-deps --require-hashes \
+	    --only-binary=:all: --target $(CC_PYDEPS) -r Tests/Generators/requirements.txt && touch $(CC_PYDEPS)/.complete; }
+	PYTHONPATH=$(CC_PYDEPS) python3 -W ignore Tests/Generators/constant_colour_pairs.py Tests/ConstantColourPairs
 
 clean:
 	rm -rf .build .build-release-tests .build-fuzz out

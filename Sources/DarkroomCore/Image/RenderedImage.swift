@@ -14,6 +14,8 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
     /// The colorimetric skin likelihood (`MatteBuilder.skin`): colour only, not segmentation.
     /// `--mattes skin` asks for it, since `skin` cannot be computed otherwise.
     case skinColor = "skin-color"
+    /// The per-pixel confidence of `darkroom constant-colour` (255 = full confidence).
+    case constantColourConfidence = "constantcolourconfidence"
 
     public var urn: String {
         switch self {
@@ -27,6 +29,7 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
         case .clipping: return "urn:org:darkroom:aux:clippingmatte"
         case .confidence: return "urn:org:darkroom:aux:confidencematte"
         case .skinColor: return "urn:org:darkroom:aux:skincolormatte"
+        case .constantColourConfidence: return "urn:org:darkroom:aux:constantcolorconfidence"
         }
     }
 

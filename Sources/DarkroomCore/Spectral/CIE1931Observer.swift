@@ -42,3 +42,26 @@ public enum CIE1931Observer {
         0, 0, 0, 0, 0, 0, 0, 0, 0,
     ])
 }
+
+extension CIE1931Observer {
+    /// The chromaticity of a spectral power distribution given as (wavelength nm, power) samples in
+    /// increasing wavelength: the spectrum is interpolated linearly onto the observer's 5 nm grid
+    /// (0 outside the samples' range) and integrated against x̄, ȳ, z̄. Nil when the integral is not
+    /// positive.
+    public static func chromaticity(of samples: [(nm: Double, power: Double)]) -> Chromaticity? {
+        guard let first = samples.first, let last = samples.last, samples.count >= 2 else { return nil }
+        var xyz = SIMD3<Double>(0, 0, 0)
+        var j = 0
+        for (i, nm) in SampledSpectrum.grid.enumerated() {
+            guard nm >= first.nm, nm <= last.nm else { continue }
+            while j + 1 < samples.count, samples[j + 1].nm < nm { j += 1 }
+            let a = samples[j], b = samples[min(j + 1, samples.count - 1)]
+            let t = b.nm > a.nm ? (nm - a.nm) / (b.nm - a.nm) : 0
+            let power = a.power + (b.power - a.power) * min(max(t, 0), 1)
+            xyz += power * SIMD3(xBar.values[i], yBar.values[i], zBar.values[i])
+        }
+        let sum = xyz.x + xyz.y + xyz.z
+        guard sum > 0, sum.isFinite, xyz.y > 0 else { return nil }
+        return Chromaticity(x: xyz.x / sum, y: xyz.y / sum)
+    }
+}
