@@ -10,19 +10,7 @@ extension TileRenderer {
         let kernel: (any DemosaicKernel)? = spp == 1 ? plan.recipe.demosaic.makeKernel() : nil
         var rgb = [Float](repeating: 0, count: W * H * 3)
         raw.pixels.withUnsafeBufferPointer { src in
-            var balanced: [Float] = []
-            if let list = plan.opcodeList2, plan.opcodeList2NeedsWholeImage {
-                balanced = [Float](repeating: 0, count: W * H * spp)
-                balanced.withUnsafeMutableBufferPointer { b in
-                    lineariseRegion(plan: plan, src: src, into: b.baseAddress!, rx: 0, ry: 0, rw: W,
-                                    ix0: 0, ix1: W, iy0: 0, iy1: H, list2: nil, whiteBalance: false)
-                }
-                var w = W, h = H
-                do { try list.applyWhole(to: &balanced, width: &w, height: &h, planes: spp, cfa: plan.cfa) } catch {}
-                balanced.withUnsafeMutableBufferPointer { b in
-                    whiteBalanceRegion(plan: plan, m: b.baseAddress!, rx: 0, ry: 0, rw: W, ix0: 0, ix1: W, iy0: 0, iy1: H)
-                }
-            }
+            let balanced = wholeImageBalanced(plan: plan, src: src)
             balanced.withUnsafeBufferPointer { bal in
                 let source: TileSource = bal.isEmpty ? .mosaic(src) : .balanced(bal)
                 rgb.withUnsafeMutableBufferPointer { f in

@@ -13,17 +13,13 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
 
     /// `auto`, `off`, `AMOUNT` or `AMOUNT,RADIUS`.
     public init(parsing text: String) throws(DevelopError) {
-        let t = text.lowercased().trimmingCharacters(in: .whitespaces)
-        switch t {
-        case "auto": self = .auto
-        case "off", "none", "0": self = .off
+        switch NoiseReductionSpec.words(text) {
+        case .auto: self = .auto
+        case .off: self = .off
+        case .numbers(let v) where (1...2).contains(v.count) && (0...3).contains(v[0]) && (v.count == 1 || (1...3).contains(v[1])):
+            self = .amount(v[0], radius: v.count == 2 ? v[1] : Self.autoRadius)
         default:
-            let parts = t.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1...2).contains(parts.count), let a = parts[0], let r = parts.count == 2 ? parts[1] : Self.autoRadius,
-                  a.isFinite, r.isFinite, (0...3).contains(a), (1...3).contains(r) else {
-                throw .invalidRecipe("sharpening must be auto, off, AMOUNT (0…3) or AMOUNT,RADIUS (radius 1…3 px) (got '\(text)')")
-            }
-            self = .amount(a, radius: r)
+            throw .invalidRecipe("sharpening must be auto, off, AMOUNT (0…3) or AMOUNT,RADIUS (radius 1…3 px) (got '\(text)')")
         }
     }
 

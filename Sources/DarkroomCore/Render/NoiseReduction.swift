@@ -13,17 +13,29 @@ public enum NoiseReductionSpec: Sendable, Equatable, Codable {
 
     /// `auto`, `off`, `LUMA` or `LUMA,CHROMA` (each 0…4).
     public init(parsing text: String) throws(DevelopError) {
+        switch Self.words(text) {
+        case .auto: self = .auto
+        case .off: self = .off
+        case .numbers(let v) where (1...2).contains(v.count) && v.allSatisfy({ (0...4).contains($0) }):
+            self = .strength(luma: v[0], chroma: v.count == 2 ? v[1] : v[0])
+        default:
+            throw .invalidRecipe("noise reduction must be auto, off, LUMA or LUMA,CHROMA with strengths 0…4 (got '\(text)')")
+        }
+    }
+
+    /// The shape of an `auto | off | N[,N…]` control value (`--noise-reduction`, `--sharpen`):
+    /// `auto`; `off` (also `none`, `0`); finite comma-separated numbers; else invalid.
+    enum Words { case auto, off, numbers([Double]), invalid }
+
+    static func words(_ text: String) -> Words {
         let t = text.lowercased().trimmingCharacters(in: .whitespaces)
         switch t {
-        case "auto": self = .auto
-        case "off", "none", "0": self = .off
+        case "auto": return .auto
+        case "off", "none", "0": return .off
         default:
-            let parts = t.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
-            guard (1...2).contains(parts.count), let l = parts[0], let c = parts.count == 2 ? parts[1] : l,
-                  l.isFinite, c.isFinite, (0...4).contains(l), (0...4).contains(c) else {
-                throw .invalidRecipe("noise reduction must be auto, off, LUMA or LUMA,CHROMA with strengths 0…4 (got '\(text)')")
-            }
-            self = .strength(luma: l, chroma: c)
+            let parts = t.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.trimmingCharacters(in: .whitespaces)) }
+            guard !parts.isEmpty, parts.allSatisfy({ $0?.isFinite ?? false }) else { return .invalid }
+            return .numbers(parts.compactMap { $0 })
         }
     }
 

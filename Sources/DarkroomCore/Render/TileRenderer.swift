@@ -23,7 +23,7 @@ public enum TileRenderer {
 
         let encoder = OutputTransform(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
-        let W = plan.width, H = plan.height, spp = plan.samplesPerPixel
+        let W = plan.width, H = plan.height
         let full = PixelRect(x: 0, y: 0, width: W, height: H)
 
         out8.withUnsafeMutableBufferPointer { b8 in
@@ -36,19 +36,7 @@ public enum TileRenderer {
 
             // Staged mode, only for opcode lists that need the whole image (DESIGN.md's one exception
             // to "no full-size float intermediates"): List2 runs on a full linearised, balanced copy…
-            var balanced: [Float] = []
-            if let list = plan.opcodeList2, plan.opcodeList2NeedsWholeImage {
-                balanced = [Float](repeating: 0, count: W * H * spp)
-                balanced.withUnsafeMutableBufferPointer { b in
-                    lineariseRegion(plan: plan, src: srcBuffer, into: b.baseAddress!, rx: 0, ry: 0, rw: W,
-                                    ix0: 0, ix1: W, iy0: 0, iy1: H, list2: nil, whiteBalance: false)
-                }
-                var w = W, h = H
-                do { try list.applyWhole(to: &balanced, width: &w, height: &h, planes: spp, cfa: plan.cfa) } catch {}
-                balanced.withUnsafeMutableBufferPointer { b in
-                    whiteBalanceRegion(plan: plan, m: b.baseAddress!, rx: 0, ry: 0, rw: W, ix0: 0, ix1: W, iy0: 0, iy1: H)
-                }
-            }
+            let balanced = wholeImageBalanced(plan: plan, src: srcBuffer)
             balanced.withUnsafeBufferPointer { bal in
                 if !bal.isEmpty { source = .balanced(bal) }
                 // Highlight reconstruction's whole-image analysis (nil: nothing clipped, or `.clip`).
@@ -83,6 +71,25 @@ public enum TileRenderer {
             image.thumbnail = Thumbnailer.thumbnail(of: image, longSide: plan.recipe.thumbnailSize)
         }
         return image
+    }
+
+    /// Stages 1–3 on the whole image when OpcodeList2 needs it (`opcodeList2NeedsWholeImage`):
+    /// linearised, List2 applied whole, white-balanced; empty otherwise (tiles then linearise
+    /// their own part).
+    static func wholeImageBalanced(plan: DevelopPlan, src: UnsafeBufferPointer<UInt16>) -> [Float] {
+        guard let list = plan.opcodeList2, plan.opcodeList2NeedsWholeImage else { return [] }
+        let W = plan.width, H = plan.height
+        var balanced = [Float](repeating: 0, count: W * H * plan.samplesPerPixel)
+        balanced.withUnsafeMutableBufferPointer { b in
+            lineariseRegion(plan: plan, src: src, into: b.baseAddress!, rx: 0, ry: 0, rw: W,
+                            ix0: 0, ix1: W, iy0: 0, iy1: H, list2: nil, whiteBalance: false)
+        }
+        var w = W, h = H
+        do { try list.applyWhole(to: &balanced, width: &w, height: &h, planes: plan.samplesPerPixel, cfa: plan.cfa) } catch {}
+        balanced.withUnsafeMutableBufferPointer { b in
+            whiteBalanceRegion(plan: plan, m: b.baseAddress!, rx: 0, ry: 0, rw: W, ix0: 0, ix1: W, iy0: 0, iy1: H)
+        }
+        return balanced
     }
 
     /// Where workers write: raw pointers into the output arrays (tiles never overlap).
