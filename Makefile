@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs clean
+.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs clean
 
 all: build
 
@@ -146,6 +146,11 @@ profiles: build
 
 samples: build
 	$(BIN) make-samples -o Samples
+
+# Regenerate the README's pictures (Samples/*.png, renders of our synthetic scenes; ReadmePictureTests
+# checks the committed ones against fresh renders in every `make test`).
+pictures: deps swift
+	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter ReadmePictureTests
 
 # The synthetic flash/no-flash DNG pairs of `darkroom constant-colour`'s tests (Tests/ConstantColourPairs,
 # see its README.md): Tests/Generators/constant_colour_pairs.py with colour-science, tifffile and their

@@ -2,8 +2,8 @@ import DarkroomCore
 import Foundation
 import Testing
 
-/// `--highlights reconstruct` against the truth of synthetic scenes whose values exceed the
-/// sensor's white on one or two channels: an orange lamp (red clips, then green), a blue sky
+/// `--highlights reconstruct` against the truth of `SyntheticHighlightScene`, whose values exceed
+/// the sensor's white on one or two channels: an orange lamp (red clips, then green), a blue sky
 /// ramp (blue clips, then green) and a green blob, on a dark ground, with mild noise.
 ///
 /// Truth is independent of the reconstruction: the same scene at a quarter of the light (nothing
@@ -11,60 +11,12 @@ import Testing
 /// XYZ (in the cube-root range), so the truth's hue is the scene's hue.
 @Suite("Highlight reconstruction")
 struct HighlightRecoveryTests {
-    static let width = 256, height = 192
+    static let width = SyntheticHighlightScene.width, height = SyntheticHighlightScene.height
 
-    /// Balanced camera RGB of the scene at (x, y) (1 = the white-balanced clipping point).
-    static func scene(_ x: Int, _ y: Int) -> SIMD3<Double> {
-        var v = SIMD3<Double>(0.08, 0.08, 0.08)
-        // Sky: top 56 rows, brightness ramping left → right from 0.5 to 1.9.
-        if y < 56 {
-            let t = Double(x) / Double(width - 1)
-            v = SIMD3(0.42, 0.68, 1.0) * (0.5 + 1.4 * t)
-        }
-        // Lamp: a disc with a smooth falloff, centre at 2.6 × (1, 0.52, 0.18).
-        let dx = Double(x - 80), dy = Double(y - 125), r = (dx * dx + dy * dy).squareRoot()
-        let lamp = 2.6 * exp(-(r * r) / (2 * 22 * 22))
-        if lamp > 0.02 { v += SIMD3(1.0, 0.52, 0.18) * lamp }
-        // A green blob, centre 1.7 × (0.45, 1, 0.35).
-        let ex = Double(x - 190), ey = Double(y - 130), q = ex * ex + ey * ey
-        let blob = 1.7 * exp(-q / (2 * 18 * 18))
-        if blob > 0.02 { v += SIMD3(0.45, 1.0, 0.35) * blob }
-        return v
-    }
+    static func scene(_ x: Int, _ y: Int) -> SIMD3<Double> { SyntheticHighlightScene.balanced(x, y) }
 
-    /// A 14-bit mosaic of `scene` × `light` with the chart camera's metadata; the sensor clips at
-    /// its white. Noise: a fixed hash of the position, ±0.3 % of white.
-    /// `cfa` nil: a LinearRaw-style RGB image (3 samples per pixel) of the same scene.
     static func raw(cfa: CFAPattern?, light: Double) throws -> (RawImage, SIMD3<Float>) {
-        let chart = SyntheticChart(cfa: cfa ?? .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: width, height: height)
-        var base = chart.makeRawImage()
-        var md = base.metadata
-        md.blackLevel = [512]; md.blackLevelRepeatRows = 1; md.blackLevelRepeatColumns = 1
-        md.whiteLevel = [16383]
-        md.defaultCrop = nil
-        let spp = cfa == nil ? 3 : 1
-        if cfa == nil { md.cfa = nil; md.samplesPerPixel = 3 }
-        base = RawImage(width: width, height: height, samplesPerPixel: spp,
-                        pixels: [UInt16](repeating: 0, count: width * height * spp), metadata: md)
-        let plan = try DevelopPlan(metadata: md, width: width, height: height, samplesPerPixel: spp,
-                                   recipe: DevelopRecipe(), opcodes: ParsedOpcodeLists(md))
-        let gains = plan.whiteBalanceGains
-        let range = 16383.0 - 512
-        var pixels = [UInt16](repeating: 0, count: width * height * spp)
-        for y in 0..<height {
-            for x in 0..<width {
-                for s in 0..<spp {
-                    let c = cfa.map { Int($0.color(x: x, y: y).rawValue) } ?? s
-                    let balanced = scene(x, y)[c] * light
-                    var h = UInt32(truncatingIfNeeded: (x * 3 + s) &* 73_856_093 ^ y &* 19_349_663)
-                    h = (h ^ (h >> 13)) &* 1_274_126_177
-                    let noise = (Double(h & 0xFFFF) / 65535 - 0.5) * 0.006
-                    let v = 512 + (balanced / Double(gains[c]) + noise) * range
-                    pixels[(y * width + x) * spp + s] = UInt16(min(max(v.rounded(), 0), 16383))
-                }
-            }
-        }
-        return (RawImage(width: width, height: height, samplesPerPixel: spp, pixels: pixels, metadata: md), gains)
+        try SyntheticHighlightScene.raw(cfa: cfa, light: light)
     }
 
     /// 16-bit linear sRGB, no crop; `exposure` in stops (the bright scene is rendered 1.5 stops
