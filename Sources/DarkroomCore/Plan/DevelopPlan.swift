@@ -342,13 +342,11 @@ public struct DevelopPlan: Sendable {
             } ?? (recipe.noiseReduction == .auto ? "no NoiseProfile: none (give a strength to use the noise measured in the image)" : "no NoiseProfile: measured from the image when rendering")
             lines.append("noise reduction: \(strength); local Wiener on Y (5×5) and Cr/Cb (7×7) after the demosaic; \(model)")
         }
-        switch recipe.sharpen {
-        case .off: lines.append("sharpening: off")
-        case _ where samplesPerPixel != 1: lines.append("sharpening: none (LinearRaw images are not sharpened yet)")
-        default:
-            let (a, r): (Double, Double) = { if case .amount(let a, let r) = recipe.sharpen { return (a, r) }; return (SharpenSpec.autoAmount, SharpenSpec.autoRadius) }()
+        if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 {
             lines.append(String(format: "sharpening: %@ — amount %.2f, radius %.0f px, on luminance, gated by the local variance against %@", recipe.sharpen == .auto ? "auto" : "manual", a, r,
                                 noiseModel != nil ? "the NoiseProfile's luminance noise" : "the luminance noise measured in the image"))
+        } else {
+            lines.append(recipe.sharpen == .off ? "sharpening: off" : "sharpening: none (LinearRaw images are not sharpened yet)")
         }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         if let w = color.tripleIlluminantWeights {

@@ -23,6 +23,15 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
         }
     }
 
+    /// (amount, radius in px) of a sharpening render; nil for `off`.
+    public var amountAndRadius: (amount: Double, radius: Double)? {
+        switch self {
+        case .off: return nil
+        case .auto: return (Self.autoAmount, Self.autoRadius)
+        case .amount(let a, let r): return (a, r)
+        }
+    }
+
     /// The spelling `init(parsing:)` reads back.
     public var text: String {
         switch self {
@@ -54,13 +63,7 @@ struct CaptureSharpening: Sendable {
 
     static func resolve(plan: DevelopPlan, source: TileRenderer.TileSource, denoise: NoiseReduction?) -> CaptureSharpening? {
         guard plan.samplesPerPixel == 1, let cfa = plan.cfa else { return nil }
-        let amount: Double, radius: Double
-        switch plan.recipe.sharpen {
-        case .off: return nil
-        case .auto: amount = SharpenSpec.autoAmount; radius = SharpenSpec.autoRadius
-        case .amount(let a, let r): amount = a; radius = r
-        }
-        guard amount > 0 else { return nil }
+        guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0 else { return nil }
         var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
         // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
         // measured in the image (texture biases that up, which only makes the gate more careful).
@@ -136,10 +139,5 @@ struct CaptureSharpening: Sendable {
                 r[o + x] = rr * k; g[o + x] = gg * k; b[o + x] = bb * k
             }
         }
-    }
-
-    var summary: String {
-        String(format: "capture sharpening: amount %.2f, radius %d px, luminance only, gated by local variance against %@", Double(amount), radius,
-               noiseSlope > 0 ? "the luminance noise model" : "a quantisation floor")
     }
 }

@@ -58,10 +58,6 @@ struct HighlightRecovery: Sendable {
     let reached: [Float]
     /// Whether any cell had border votes for the pair (c, d): `usable[c * 3 + d]`.
     let usable: [Bool]
-    /// Clipped balanced samples in the image.
-    let clippedSamples: Int
-    /// Border photosites that voted.
-    let borderSamples: Int
 
     /// The whole-image analysis, or nil when nothing is clipped (the render is then `.clip`'s).
     static func analyse(plan: DevelopPlan, source: TileRenderer.TileSource) -> HighlightRecovery? {
@@ -72,16 +68,12 @@ struct HighlightRecovery: Sendable {
         let cells = gw * gh
         // Σ value_c and Σ mean_d per pair and cell (band b owns cell row b: disjoint writes).
         var num = [Double](repeating: 0, count: 9 * cells), den = num
-        var clipped = [Int](repeating: 0, count: gh), border = clipped
         // Per cell, bit c set when a photosite (sample) of colour c clips in it.
         var flags = [UInt8](repeating: 0, count: cells)
         num.withUnsafeMutableBufferPointer { numBuf in
         den.withUnsafeMutableBufferPointer { denBuf in
-        clipped.withUnsafeMutableBufferPointer { clipBuf in
-        border.withUnsafeMutableBufferPointer { borderBuf in
         flags.withUnsafeMutableBufferPointer { flagBuf in
-            let out = AnalysisSink(num: numBuf.baseAddress!, den: denBuf.baseAddress!, clipped: clipBuf.baseAddress!,
-                                   border: borderBuf.baseAddress!, flags: flagBuf.baseAddress!)
+            let out = AnalysisSink(num: numBuf.baseAddress!, den: denBuf.baseAddress!, flags: flagBuf.baseAddress!)
             let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, gh))
             let next = Atomic<Int>(0)
             let input = SourceBox(source: source)
@@ -95,29 +87,19 @@ struct HighlightRecovery: Sendable {
                     let y0 = b * S, y1 = min(y0 + S, H)
                     let ry = max(y0 - 2, 0), ryEnd = min(y1 + 2, H)
                     rows.withUnsafeMutableBufferPointer { buf in
-                        let m = buf.baseAddress!
-                        switch input.source {
-                        case .mosaic(let src):
-                            let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
-                            TileRenderer.lineariseRegion(plan: plan, src: src, into: m, rx: 0, ry: ry, rw: W, ix0: 0, ix1: W,
-                                                         iy0: ry, iy1: ryEnd, list2: list2, whiteBalance: true)
-                        case .balanced(let full):
-                            m.update(from: full.baseAddress! + ry * W * spp, count: (ryEnd - ry) * W * spp)
-                        case .demosaiced: break
-                        }
+                        TileRenderer.balancedRegion(plan: plan, source: input.source, into: buf.baseAddress!, rx: 0, ry: ry, rw: W,
+                                                    ix0: 0, ix1: W, iy0: ry, iy1: ryEnd)
                     }
                     for i in cellNum.indices { cellNum[i] = 0; cellDen[i] = 0 }
                     for i in cellFlags.indices { cellFlags[i] = 0 }
-                    let (c, bd) = rows.withUnsafeBufferPointer { buf in
+                    rows.withUnsafeBufferPointer { buf in
                         spp == 1
                             ? scanMosaicBand(buf.baseAddress!, ry: ry, rowCount: ryEnd - ry, y0: y0, y1: y1, W: W, cfa: plan.cfa!,
                                              num: &cellNum, den: &cellDen, flags: &cellFlags)
                             : scanRGBBand(buf.baseAddress!, ry: ry, rowCount: ryEnd - ry, y0: y0, y1: y1, W: W,
                                           num: &cellNum, den: &cellDen, flags: &cellFlags)
                     }
-                    out.clipped[b] = c
                     for i in 0..<gw { out.flags[b * gw + i] = cellFlags[i] }
-                    out.border[b] = bd
                     for p in 0..<9 {
                         for i in 0..<gw {
                             out.num[p * cells + b * gw + i] = cellNum[p * gw + i]
@@ -129,10 +111,7 @@ struct HighlightRecovery: Sendable {
         }
         }
         }
-        }
-        }
-        let clippedTotal = clipped.reduce(0, +)
-        guard clippedTotal > 0 else { return nil }
+        guard flags.contains(where: { $0 != 0 }) else { return nil }
         var ratios = [Float](repeating: 1, count: 9 * cells), reached = [Float](repeating: 0, count: 9 * cells)
         var usable = [Bool](repeating: false, count: 9)
         for c in 0..<3 { for d in 0..<3 where c != d {
@@ -143,8 +122,7 @@ struct HighlightRecovery: Sendable {
             usable[p] = true
             for i in 0..<cells { ratios[p * cells + i] = field.ratio[i]; reached[p * cells + i] = field.reached[i] ? 1 : 0 }
         } }
-        return HighlightRecovery(gridWidth: gw, gridHeight: gh, ratios: ratios, reached: reached, usable: usable,
-                                 clippedSamples: clippedTotal, borderSamples: border.reduce(0, +))
+        return HighlightRecovery(gridWidth: gw, gridHeight: gh, ratios: ratios, reached: reached, usable: usable)
     }
 
     /// The read-only input shared by the analysis workers.
@@ -152,33 +130,28 @@ struct HighlightRecovery: Sendable {
 
     struct AnalysisSink: @unchecked Sendable {
         let num: UnsafeMutablePointer<Double>, den: UnsafeMutablePointer<Double>
-        let clipped: UnsafeMutablePointer<Int>, border: UnsafeMutablePointer<Int>
         let flags: UnsafeMutablePointer<UInt8>
     }
 
     /// One band of a mosaic: `m` holds image rows `ry ..< ry + rowCount` (full width, balanced);
-    /// counts clipped photosites of rows `y0 ..< y1` and adds the border votes of those rows to
-    /// the band's cell sums (`num`/`den`, pair-major, `gw` cells per pair). Returns (clipped, border).
+    /// marks the cells where a colour clips in rows `y0 ..< y1` (`flags`, bit per colour) and adds
+    /// the border votes of those rows to the band's cell sums (`num`/`den`, pair-major, `gw` cells
+    /// per pair).
     static func scanMosaicBand(_ m: UnsafePointer<Float>, ry: Int, rowCount: Int, y0: Int, y1: Int, W: Int, cfa: CFAPattern,
-                               num: inout [Double], den: inout [Double], flags: inout [UInt8]) -> (Int, Int) {
+                               num: inout [Double], den: inout [Double], flags: inout [UInt8]) {
         let gw = num.count / 9
         // Rows (of the buffer) holding a clipped sample: only their neighbours need the border
         // test. The buffer holds two rows above and below the band (the 5×5 test reads them).
         var rowClips = [Bool](repeating: false, count: rowCount)
-        var clippedCount = 0
         for r in 0..<rowCount {
             let row = m + r * W
-            var n = 0
             let y = ry + r
             let inBand = y >= y0 && y < y1
             for x in 0..<W where row[x] >= 1 {
-                n += 1
+                rowClips[r] = true
                 if inBand { flags[x / cell] |= 1 << cfa.color(x: x, y: y).rawValue }
             }
-            rowClips[r] = n > 0
-            if inBand { clippedCount += n }
         }
-        var borderCount = 0
         for y in y0..<y1 {
             let r = y - ry
             guard (max(r - 2, 0)...min(r + 2, rowCount - 1)).contains(where: { rowClips[$0] }) else { continue }
@@ -202,7 +175,6 @@ struct HighlightRecovery: Sendable {
                     if u >= 1 { bad[col] = 1 } else { sum[col] += u; count[col] += 1 }
                 } }
                 let c = Int(cfa.color(x: x, y: y).rawValue)
-                var voted = false
                 for d in 0..<3 where d != c && bad[d] == 0 && count[d] > 0 {
                     let mean = sum[d] / count[d]
                     // A dark photosite beside a hard-edged highlight says nothing about its hue.
@@ -210,32 +182,25 @@ struct HighlightRecovery: Sendable {
                     let p = c * 3 + d
                     num[p * gw + x / cell] += Double(v)
                     den[p * gw + x / cell] += Double(mean)
-                    voted = true
                 }
-                if voted { borderCount += 1 }
             }
         }
-        return (clippedCount, borderCount)
     }
 
     /// `scanMosaicBand` for an RGB image (3 interleaved samples): every pixel with a clipped
     /// sample within 2 px votes, for each pair of its own channels that are both unclipped (and
     /// the brighter at least `minimumVoterLevel`), their ratio.
     static func scanRGBBand(_ m: UnsafePointer<Float>, ry: Int, rowCount: Int, y0: Int, y1: Int, W: Int,
-                            num: inout [Double], den: inout [Double], flags: inout [UInt8]) -> (Int, Int) {
+                            num: inout [Double], den: inout [Double], flags: inout [UInt8]) {
         let gw = num.count / 9
         var rowClips = [Bool](repeating: false, count: rowCount)
-        var clippedCount = 0, borderCount = 0
         for r in 0..<rowCount {
             let y = ry + r
             let inBand = y >= y0 && y < y1
-            var n = 0
             for x in 0..<W { for s in 0..<3 where m[(r * W + x) * 3 + s] >= 1 {
-                n += 1
+                rowClips[r] = true
                 if inBand { flags[x / cell] |= 1 << s }
             } }
-            rowClips[r] = n > 0
-            if inBand { clippedCount += n }
         }
         for y in y0..<y1 {
             let r = y - ry
@@ -249,16 +214,12 @@ struct HighlightRecovery: Sendable {
                     if q[0] >= 1 || q[1] >= 1 || q[2] >= 1 { touches = true }
                 } }
                 guard touches else { continue }
-                var voted = false
                 for c in 0..<3 where p[c] < 1 { for d in 0..<3 where d != c && p[d] < 1 && max(p[c], p[d]) >= minimumVoterLevel {
                     num[(c * 3 + d) * gw + x / cell] += Double(p[c])
                     den[(c * 3 + d) * gw + x / cell] += Double(p[d])
-                    voted = true
                 } }
-                if voted { borderCount += 1 }
             }
         }
-        return (clippedCount, borderCount)
     }
 
     /// Per-cell ratios: Σnum/Σden where a cell has at least `minimumVotes` of weight; from there
@@ -448,10 +409,5 @@ struct HighlightRecovery: Sendable {
                 }
             }
         }
-    }
-
-    /// One line for `explain` and logs.
-    var summary: String {
-        "\(clippedSamples) clipped samples rebuilt from \(borderSamples) border samples (ratio grid \(gridWidth)x\(gridHeight) of \(Self.cell) px)"
     }
 }

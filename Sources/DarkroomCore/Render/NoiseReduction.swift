@@ -104,16 +104,8 @@ public struct NoiseModel: Sendable, Equatable {
         var y = 0
         while y < H {
             row.withUnsafeMutableBufferPointer { buf in
-                let m = buf.baseAddress!
-                switch source {
-                case .mosaic(let src):
-                    let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
-                    TileRenderer.lineariseRegion(plan: plan, src: src, into: m, rx: 0, ry: y, rw: W, ix0: 0, ix1: W,
-                                                 iy0: y, iy1: y + 1, list2: list2, whiteBalance: true)
-                case .balanced(let full):
-                    m.update(from: full.baseAddress! + y * W, count: W)
-                case .demosaiced: break
-                }
+                TileRenderer.balancedRegion(plan: plan, source: source, into: buf.baseAddress!, rx: 0, ry: y, rw: W,
+                                            ix0: 0, ix1: W, iy0: y, iy1: y + 1)
             }
             for x in 0..<(W - 4) {
                 let a = row[x], b = row[x + 2], c = row[x + 4]
@@ -347,12 +339,5 @@ struct NoiseReduction: Sendable {
                 }
             }
         }
-    }
-
-    /// One line for `explain`/logs.
-    var summary: String {
-        func f(_ v: Double) -> String { String(format: "%.3g", v) }
-        let s = model.scale, o = model.offset
-        return "noise model (\(model.source)) S \(f(s.x)) \(f(s.y)) \(f(s.z)), O \(f(o.x)) \(f(o.y)) \(f(o.z)), σ at mid-grey \(f(model.sigmaAtMidGrey)); strength luma \(lumaStrength) chroma \(chromaStrength)"
     }
 }

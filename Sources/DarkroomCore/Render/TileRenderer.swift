@@ -251,6 +251,26 @@ public enum TileRenderer {
         if whiteBalance { whiteBalanceRegion(plan: plan, m: m, rx: rx, ry: ry, rw: rw, ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1) }
     }
 
+    /// RenderStage 1–3 of a region from a tile source, laid out as `lineariseRegion` lays it out:
+    /// the stored mosaic linearised with pointwise OpcodeList2 and white balance, or a staged
+    /// balanced image copied. (Nothing for an already demosaiced source.)
+    static func balancedRegion(plan: DevelopPlan, source: TileSource, into m: UnsafeMutablePointer<Float>,
+                               rx: Int, ry: Int, rw: Int, ix0: Int, ix1: Int, iy0: Int, iy1: Int) {
+        let spp = plan.samplesPerPixel, W = plan.width
+        switch source {
+        case .mosaic(let src):
+            let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
+            lineariseRegion(plan: plan, src: src, into: m, rx: rx, ry: ry, rw: rw,
+                            ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1, list2: list2, whiteBalance: true)
+        case .balanced(let full):
+            for y in iy0..<iy1 where ix1 > ix0 {
+                (m + ((y - ry) * rw + (ix0 - rx)) * spp).update(
+                    from: full.baseAddress! + (y * W + ix0) * spp, count: (ix1 - ix0) * spp)
+            }
+        case .demosaiced: break
+        }
+    }
+
     /// Stage 3: white-balance gains per CFA colour, clipped at 1.0.
     static func whiteBalanceRegion(plan: DevelopPlan, m: UnsafeMutablePointer<Float>, rx: Int, ry: Int, rw: Int,
                                    ix0: Int, ix1: Int, iy0: Int, iy1: Int) {
@@ -308,18 +328,8 @@ public enum TileRenderer {
                 scratch.mosaic.withUnsafeMutableBufferPointer { mos in
                     let m = mos.baseAddress!
                     // RenderStage 1–3: linearise, pointwise OpcodeList2, white balance (or copy a staged image).
-                    switch job.source {
-                    case .mosaic(let src):
-                        let list2 = plan.opcodeList2NeedsWholeImage ? nil : plan.opcodeList2
-                        lineariseRegion(plan: plan, src: src, into: m, rx: rx, ry: ry, rw: rw,
-                                        ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1, list2: list2, whiteBalance: true)
-                    case .balanced(let full):
-                        for y in iy0..<iy1 where ix1 > ix0 {
-                            (m + ((y - ry) * rw + (ix0 - rx)) * spp).update(
-                                from: full.baseAddress! + (y * W + ix0) * spp, count: (ix1 - ix0) * spp)
-                        }
-                    case .demosaiced: break
-                    }
+                    balancedRegion(plan: plan, source: job.source, into: m, rx: rx, ry: ry, rw: rw,
+                                   ix0: ix0, ix1: ix1, iy0: iy0, iy1: iy1)
                     // Mirror the out-of-image border from in-image samples (same CFA parity).
                     if ix0 > rx || ix1 < rx + rw {
                         for y in iy0..<iy1 {
