@@ -85,6 +85,13 @@ public enum ColorMath {
     /// "The CIEDE2000 Color-Difference Formula", Color Res. Appl. 30 (2005), eqs. 1–22, including
     /// their conventions for achromatic pairs (hue 0, mean hue = sum) and hue wrap-around.
     public static func ciede2000(_ lab1: SIMD3<Double>, _ lab2: SIMD3<Double>) -> Double {
+        let t = ciede2000Terms(lab1, lab2)
+        return (t.l * t.l + t.c * t.c + t.h * t.h + t.rt * t.c * t.h).squareRoot()
+    }
+
+    /// CIEDE2000's weighted terms ΔL′/S_L, ΔC′/S_C, ΔH′/S_H (signed, `lab2` − `lab1`) and the
+    /// rotation factor R_T: ΔE00² = l² + c² + h² + rt·c·h (`ciede2000`).
+    public static func ciede2000Terms(_ lab1: SIMD3<Double>, _ lab2: SIMD3<Double>) -> (l: Double, c: Double, h: Double, rt: Double) {
         let (L1, a1, b1) = (lab1.x, lab1.y, lab1.z)
         let (L2, a2, b2) = (lab2.x, lab2.y, lab2.z)
         let rad = Double.pi / 180
@@ -128,8 +135,7 @@ public enum ColorMath {
         let SC = 1 + 0.045 * Cbarp
         let SH = 1 + 0.015 * Cbarp * T
         let RT = -sin(2 * dTheta * rad) * RC
-        let tL = dLp / SL, tC = dCp / SC, tH = dHp / SH
-        return (tL * tL + tC * tC + tH * tH + RT * tC * tH).squareRoot()
+        return (dLp / SL, dCp / SC, dHp / SH, RT)
     }
 
     // MARK: Correlated colour temperature (Robertson 1968)
