@@ -34,6 +34,8 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
     /// Pixels within this distance of the edge are not compared at stage 3 (no case needs it today:
     /// the warps, which once did, now resample as the SDK does).
     var skipBorder = 0
+    /// Image size; 64×48 (one SDK processing tile) unless a case needs the SDK's tiling.
+    var width = SDKOpcodeCase.width, height = SDKOpcodeCase.height
 
     var description: String { name }
 
@@ -43,7 +45,7 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
     /// The stored samples: a smooth ramp plus deterministic noise, from below black to above white
     /// in a few places, so rounding and clipping are both exercised.
     func samples(black: [Double]) -> [UInt16] {
-        let w = Self.width, h = Self.height
+        let w = width, h = height
         // Cases compared with another case's dump (`sameAs`) share its samples.
         let seed = sameAs ?? name
         var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(seed.utf8.reduce(0) { $0 &* 31 &+ Int($1) } & 0xFFFF)
@@ -72,7 +74,7 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
     func rawImage() -> RawImage {
         let base = SyntheticChart(cfa: cfa ?? .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: 60, height: 40).makeRawImage()
         var md = base.metadata
-        md.sensorWidth = Self.width; md.sensorHeight = Self.height
+        md.sensorWidth = width; md.sensorHeight = height
         md.activeArea = nil; md.defaultCrop = nil
         md.samplesPerPixel = planes
         md.cfa = planes == 1 ? cfa : nil
@@ -80,8 +82,8 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
         if variedBlack {
             md.blackLevelRepeatRows = 2; md.blackLevelRepeatColumns = 2
             md.blackLevel = planes == 1 ? [512, 530.5, 498, 541.25] : Array(repeating: [512.0, 530.5, 498], count: 4).flatMap { $0 }
-            md.blackLevelDeltaH = (0..<Self.width).map { Double($0 % 5) * 0.75 }
-            md.blackLevelDeltaV = (0..<Self.height).map { Double($0 % 3) * 1.5 - 1 }
+            md.blackLevelDeltaH = (0..<width).map { Double($0 % 5) * 0.75 }
+            md.blackLevelDeltaV = (0..<height).map { Double($0 % 3) * 1.5 - 1 }
         } else {
             md.blackLevelRepeatRows = 1; md.blackLevelRepeatColumns = 1
             md.blackLevel = Array(repeating: 512, count: planes)
@@ -92,7 +94,7 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
         md.opcodeList2 = list2.isEmpty ? nil : OpcodeList(opcodes: list2).encode()
         md.opcodeList3 = list3.isEmpty ? nil : OpcodeList(opcodes: list3).encode()
         let black = planes == 1 ? md.blackLevel : [512]
-        return RawImage(width: Self.width, height: Self.height, samplesPerPixel: planes, pixels: samples(black: black), metadata: md)
+        return RawImage(width: width, height: height, samplesPerPixel: planes, pixels: samples(black: black), metadata: md)
     }
 
     // MARK: - The cases
@@ -136,6 +138,12 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
                                            mapOriginV: 0.05, mapOriginH: 0.1, mapPlanes: 1,
                                            gains: (0..<20).map { 0.7 + Float($0) * 0.04 })
 
+    /// A map over the whole of a 520×40 image with 9 × 13 points, every third column of every row.
+    static let wideGainMap = DNGOpcode.GainMap(area: OpcodeArea(top: 0, left: 1, bottom: 40, right: 520, plane: 0, planes: 1, rowPitch: 1, colPitch: 3),
+                                               mapPointsV: 9, mapPointsH: 13, mapSpacingV: 0.125, mapSpacingH: 1.0 / 12,
+                                               mapOriginV: 0, mapOriginH: 0, mapPlanes: 1,
+                                               gains: (0..<117).map { 0.75 + Float(($0 * 37) % 23) * 0.025 })
+
     static let all: [SDKOpcodeCase] = {
         var cases: [SDKOpcodeCase] = [
             SDKOpcodeCase(name: "linearise_rggb"),
@@ -156,10 +164,15 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
             ]),
             SDKOpcodeCase(name: "maptable_list1", list1: [.mapTable(.init(area: whole, table: (0..<16384).map { UInt16(Double($0) * 0.9 + 600) }))]),
             SDKOpcodeCase(name: "gainmap_list2", list2: [.gainMap(gainMap)]),
-            // OpcodeList1 runs on stored codes (white 16383): the SDK steps the gain incrementally
-            // along each tile row, which can round 1 stage-1 code differently; linearisation
-            // multiplies that by 65535 / (16383 − 512) ≈ 4.1.
-            SDKOpcodeCase(name: "gainmap_list1", list1: [.gainMap(gainMap)], tolerance: 5),
+            // OpcodeList1 runs on stored codes (white 16383): a gain evaluated per pixel instead of
+            // stepped along the SDK's tile rows rounds 1 stage-1 code differently, which
+            // linearisation multiplies by 65535 / (16383 − 512) ≈ 4.1 (SDKGainMapStepping).
+            SDKOpcodeCase(name: "gainmap_list1", list1: [.gainMap(gainMap)]),
+            // Wider than one SDK processing tile (520 columns → three tiles of 174, 174 and 172 columns,
+            // see SDKGainMapStepping.tileSize): the gain steps restart at each tile's left
+            // edge, in both lists; pitch 3 so tile edges fall between selected columns.
+            SDKOpcodeCase(name: "gainmap_tiled_list1", list1: [.gainMap(wideGainMap)], width: 520, height: 40),
+            SDKOpcodeCase(name: "gainmap_tiled_list2", list2: [.gainMap(wideGainMap)], width: 520, height: 40),
             SDKOpcodeCase(name: "vignette_list2", list2: [.fixVignetteRadial(.init(k: [0.3, -0.1, 0.05, 0.02, -0.01], cx: 0.45, cy: 0.55))]),
             SDKOpcodeCase(name: "trimbounds_list2", list2: [.trimBounds(.init(top: 3, left: 5, bottom: 44, right: 61))]),
             SDKOpcodeCase(name: "chain_variedblack_list2", list2: [
@@ -210,10 +223,10 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
         var r = raw
         let constant = list1.contains { if case .fixBadPixelsConstant = $0 { return true } else { return false } }
         let listed = list2.compactMap { op -> DNGOpcode.FixBadPixelsList? in if case .fixBadPixelsList(let p) = op { return p } else { return nil } }.first
-        if constant { for (x, y) in Self.badPoints { r.pixels[y * Self.width + x] = 0 } }
+        if constant { for (x, y) in Self.badPoints { r.pixels[y * width + x] = 0 } }
         if let listed {
-            for p in listed.points { r.pixels[Int(p.row) * Self.width + Int(p.column)] = 65000 }
-            for rc in listed.rects { for y in Int(rc.top)..<Int(rc.bottom) { for x in Int(rc.left)..<Int(rc.right) { r.pixels[y * Self.width + x] = 3 } } }
+            for p in listed.points { r.pixels[Int(p.row) * width + Int(p.column)] = 65000 }
+            for rc in listed.rects { for y in Int(rc.top)..<Int(rc.bottom) { for x in Int(rc.left)..<Int(rc.right) { r.pixels[y * width + x] = 3 } } }
         }
         return r
     }
@@ -222,7 +235,7 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
     func record() throws {
         try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
         try DNGWriter.write(withBadPixels(rawImage()), to: "\(Self.directory)/\(name).dng",
-                            options: DNGWriteOptions(rowsPerStrip: Self.height, software: "Darkroom SDK conformance fixture",
+                            options: DNGWriteOptions(rowsPerStrip: height, software: "Darkroom SDK conformance fixture",
                                                      dateTime: "2026:11:26 00:00:00"))
     }
 }

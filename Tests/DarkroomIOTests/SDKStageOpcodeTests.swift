@@ -36,7 +36,7 @@ import Testing
     @Test(arguments: cases)
     func stage2MatchesSDK(_ c: SDKOpcodeCase) throws {
         let ours = try StageDump.stageImage(path: "\(SDKOpcodeCase.directory)/\(c.name).dng", stage: 2)
-        let w = SDKOpcodeCase.width
+        let w = c.width
         var mismatched = Set(c.phaseMismatch.map { $0.1 * w + $0.0 })
         if let row = c.sdkMisplacedRow {
             for x in row.left..<row.right { mismatched.insert(row.y * w + x); mismatched.insert((row.y - 4) * w + x + 4) }

@@ -138,6 +138,10 @@ extension OpcodeList {
                 pixels = crop(pixels, width: width, planes: planes, top: Int(t.top), left: Int(t.left),
                               bottom: Int(t.bottom), right: Int(t.right))
                 width = Int(t.right - t.left); height = Int(t.bottom - t.top)
+            case .gainMap(let p):
+                // The SDK's own tiling and incremental column stepping (see `SDKGainMapStepping`),
+                // so stage images agree with dng_validate's to the code.
+                SDKGainMapStepping(p, width: width, height: height, planes: planes).apply(to: &pixels)
             case .warpRectilinear, .warpFisheye, .warpRectilinear2:
                 var f = pixels.map { Float($0) * toFloat }
                 var (w, h) = (width, height)

@@ -156,7 +156,8 @@ struct PixelTile {
     /// GainMap in the DNG SDK 1.7.1's arithmetic (dng_gain_map.cpp): pixel centres at
     /// (1/height)·(row + 0.5) and (1/width)·(col + 0.5); the two map rows are blended first, in
     /// Float, then the two columns in Double. (The SDK then steps the column blend incrementally
-    /// from each tile's first column, which differs from this direct value by a Float rounding.)
+    /// from each of its tiles' first column, which differs from this direct value by a Float
+    /// rounding; `applyStage` follows the SDK with `SDKGainMapStepping`.)
     private func gainMap(_ p: DNGOpcode.GainMap) {
         let pv = Int(p.mapPointsV), ph = Int(p.mapPointsH), mapPlanes = Int(p.mapPlanes)
         let scaleV = 1.0 / Double(imageHeight), scaleH = 1.0 / Double(imageWidth)
