@@ -200,6 +200,10 @@ struct SDKOpcodeCase: Sendable, CustomStringConvertible {
             SDKOpcodeCase(name: "warprectilinear2_list3_linearraw", planes: 3, cfa: nil, list3: [
                 .warpRectilinear2(.init(planes: [.init(kr: [1, 0, 0.015] + Array(repeating: 0, count: 12), kt: [0, 0])], cx: 0.5, cy: 0.5)),
             ], stage3: true),
+            // Wider than one SDK processing tile: the SDK clips each tile's tap window on its own.
+            SDKOpcodeCase(name: "warprectilinear_wide_list3_linearraw", planes: 3, cfa: nil, list3: [
+                .warpRectilinear(.init(planes: [.init(kr: [1, 0.02, -0.01, 0], kt: [0.001, -0.002])], cx: 0.48, cy: 0.52)),
+            ], stage3: true, width: 520, height: 24),
             SDKOpcodeCase(name: "list3_trim_linearraw", planes: 3, cfa: nil, list3: [.trimBounds(.init(top: 2, left: 4, bottom: 40, right: 50))], stage3: true),
         ]
         for cfa in CFAPattern.all {
