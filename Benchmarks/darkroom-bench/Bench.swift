@@ -72,6 +72,12 @@ struct Bench {
             print(report.markdown)
             return
         }
+        if options.convertOnly {   // Bench+Convert
+            let scene = Self.scenes[0]
+            try convert(scene: scene, path: try scene.write(to: dir))
+            print(report.markdown)
+            return
+        }
         var paths: [String: String] = [:]
         for scene in Self.scenes {
             let (t, path) = try measure(runs: 1) { try scene.write(to: dir) }
@@ -96,6 +102,7 @@ struct Bench {
             guard let path = paths[scene.name] else { continue }
             try wholeFile(scene: scene, path: path, heif: scene.width == 4000)
         }
+        if let path = paths[Self.scenes[0].name] { try convert(scene: Self.scenes[0], path: path) }   // Bench+Convert
         if options.peers, let path = paths[Self.scenes[0].name] { peers(scene: Self.scenes[0], path: path) }
         if options.heifStudy, let img = rendered12 { try heifStudy(img) }
         checks()

@@ -66,13 +66,14 @@ extension BenchReport {
         out.append("Load average at start: \(loadStart); at end: \(loadEnd). Under load, wall time includes waiting for a core; CPU time (user+sys) does not.")
         out.append("")
         for (file, floor) in floors.sorted(by: { $0.key < $1.key }) { out.append("- floor \(file): \(f3(floor)) s wall, \(f3(floorsCPU[file] ?? 0)) s CPU") }
-        for section in ["stage", "whole", "peer"] {
+        for section in ["stage", "whole", "convert", "peer"] {
             let rs = rows.filter { $0.section == section }
             guard !rs.isEmpty else { continue }
             out.append("")
             switch section {
             case "stage": out.append("### Stages (in-process)")
             case "whole": out.append("### Whole file (`darkroom develop` subprocess under /usr/bin/time -v; wall around spawn and reap)")
+            case "convert": out.append("### Convert to DNG (`darkroom convert` subprocess, verification on; dnglab is not packaged in Debian 12, so no peer row)")
             default: out.append("### Peers (24 MP file, same machine, same run)")
             }
             out.append("")

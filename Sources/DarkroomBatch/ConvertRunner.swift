@@ -13,6 +13,11 @@ public struct ConvertConfiguration: Sendable {
     /// Working-set budget in bytes for all files in flight (`MemoryGate`).
     public var memoryBudget: Int64 = MemoryGate.physicalMemory / 2
     public var reportPath: String?
+    /// Per-file time limit in seconds (0: none): the file's worker is killed, the file fails with
+    /// category `timeout`.
+    public var timeoutSeconds: Double = 600
+    /// The `darkroom` executable run as worker process (`darkroom __convert-worker`).
+    public var workerExecutable = "/proc/self/exe"
     public init(inputs: [String], outputDirectory: String) { self.inputs = inputs; self.outputDirectory = outputDirectory }
 
     /// The manifest's recipe key: what changes the output bytes.
@@ -64,8 +69,11 @@ public struct ConvertReport: Sendable, Codable, Equatable {
 /// whose record has the same options and an unchanged input is up to date), `MemoryGate` (files
 /// in flight stay within the budget), SHA-256 of inputs and outputs. Each output appears only
 /// once verified (`DNGConverter`), so a killed run leaves only complete DNGs; its temporary
-/// files are removed by the next run. Files run in this process on `jobs` threads (no worker
-/// processes: LibRaw is the only C decoder involved, and a crash fails the run).
+/// files are removed by the next run. Each of the `jobs` slots converts its files in a worker
+/// process (`ConvertWorker`, reused across files): a file that crashes a decoder, passes
+/// `timeoutSeconds` or its memory limit (`BatchRunner.memoryLimit` of its estimate and the budget's
+/// share) fails alone with category `crashed`, `timeout` or `memory`, and the slot starts a fresh
+/// worker for the next file.
 public final class ConvertRunner: @unchecked Sendable {
     public let config: ConvertConfiguration
     private let lock = NSLock()
@@ -99,9 +107,13 @@ public final class ConvertRunner: @unchecked Sendable {
         var options = config.options
         if options.threads == 0 { options.threads = max(1, ProcessInfo.processInfo.activeProcessorCount / jobs) }
         let opts = options
+        let share = config.memoryBudget / Int64(jobs)
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            let slot = ConvertSlot(executable: self.config.workerExecutable)
+            defer { slot.finish() }
             while let i = next.take(below: inputs.count) {
-                let r = self.convertOne(inputs[i], name: names[i], directory: directory, manifest: manifest, gate: gate, options: opts)
+                let r = self.convertOne(inputs[i], name: names[i], directory: directory, manifest: manifest, gate: gate,
+                                        options: opts, slot: slot, share: share)
                 box.set(i, r)
                 self.lock.lock(); progress(r); self.lock.unlock()
             }
@@ -143,7 +155,7 @@ public final class ConvertRunner: @unchecked Sendable {
     }
 
     private func convertOne(_ input: BatchInput, name: String, directory: AtomicWriter.Directory, manifest: Manifest,
-                            gate: MemoryGate, options: DNGConvertOptions) -> ConvertFileReport {
+                            gate: MemoryGate, options: DNGConvertOptions, slot: ConvertSlot, share: Int64) -> ConvertFileReport {
         let output = directory.fullPath(name)
         var rep = ConvertFileReport(status: "failed", input: input.path, output: output)
         guard let fp = InputFingerprint.stat(input.path) else {
@@ -155,41 +167,121 @@ public final class ConvertRunner: @unchecked Sendable {
             rep.status = "up-to-date"
             return rep
         }
-        // Admission: the stored image's size from LibRaw's header (no unpacking).
-        var estimate = Int64(fp.size) * 2
-        if let md = try? RawDecoder.metadata(path: input.path) {
-            let px = Int64(max(md.sensorWidth, 1)) * Int64(max(md.sensorHeight, 1))
-            // Source samples + read-back samples + preview crop (2 B each) + 8-bit render (3 B) + tiles.
-            estimate = px * 2 * 4 + px * 3 + (options.embedOriginal ? Int64(fp.size) * 2 : 0)
+        if case .notRegular(let what) = InputFingerprint.examine(input.path) {
+            rep.error = "\(input.path): \(what), not a regular file; not opened"; rep.category = "not-regular"
+            if !input.explicit { rep.status = "skipped" }
+            return rep
+        }
+        do { try directory.checkParents(of: name) } catch {
+            rep.error = error.description; rep.category = "write"; return rep
+        }
+        let job = ConvertWorkerJob(input: input.path, output: output, options: options)
+        // The worker estimates the file's working set from its header (no unpacking); it starts
+        // once the memory gate admits that much.
+        let estimate: Int64
+        switch slot.exchange(job, timeout: config.timeoutSeconds, memoryLimit: 0, input: input.path) {
+        case .reply(let r):
+            guard r.kind == .size, let e = r.estimate else {
+                slot.discard()
+                rep.error = "\(input.path): the worker process sent an unexpected reply"; rep.category = "crashed"
+                return rep
+            }
+            estimate = e
+        case .lost(let category, let message):
+            rep.error = message; rep.category = category
+            return rep
         }
         _ = gate.acquire(estimate)
         defer { gate.release(estimate) }
 
-        do { try directory.checkParents(of: name) } catch {
-            rep.error = error.description; rep.category = "write"; return rep
-        }
         let replacing = directory.exists(name)
         let record = ManifestRecord(input: input.relativePath, format: "dng", recipe: config.recipeKey, inputSize: fp.size,
                                     inputModified: fp.modified, inputHash: "", state: .pending, replacing: replacing,
                                     time: Date().timeIntervalSince1970)
         if options.overwrite || !replacing { try? manifest.set(outputs: [name: record], clearingFailureOf: name) }
-        do throws(DNGConvertError) {
-            let result = try DNGConverter.convert(input: input.path, output: output, options: options)
-            var done = record
-            done.state = .done
-            done.inputHash = SHA256.hexOfFile(input.path) ?? ""
-            try? manifest.set(outputs: [name: done], clearingFailureOf: name)
-            rep.status = "converted"
-            rep.result = result
-            rep.inputSHA256 = done.inputHash
-            rep.outputSHA256 = SHA256.hexOfFile(output)
-        } catch {
-            if case .decode(.notRaw) = error, !input.explicit {
-                rep.status = "skipped"
+        let limit = BatchRunner.memoryLimit(estimate: estimate, share: share)
+        switch slot.exchange(WorkerGo(go: true), timeout: config.timeoutSeconds, memoryLimit: limit, input: input.path) {
+        case .lost(let category, let message):
+            rep.error = message; rep.category = category
+            // A killed worker may leave its temporary file: removed now, not at the next run.
+            if let pid = slot.lostPID { TempSweeper.sweep((output as NSString).deletingLastPathComponent, onlyPID: pid) }
+        case .reply(let r):
+            if let result = r.result {
+                var done = record
+                done.state = .done
+                done.inputHash = SHA256.hexOfFile(input.path) ?? ""
+                try? manifest.set(outputs: [name: done], clearingFailureOf: name)
+                rep.status = "converted"
+                rep.result = result
+                rep.inputSHA256 = done.inputHash
+                rep.outputSHA256 = SHA256.hexOfFile(output)
+            } else {
+                if r.notRaw == true && !input.explicit { rep.status = "skipped" }
+                rep.error = r.error ?? "\(input.path): the worker process gave no result"
+                rep.category = r.category ?? "crashed"
             }
-            rep.error = error.description
-            rep.category = error.category
         }
         return rep
+    }
+}
+
+/// One `--jobs` slot's worker process for convert (`ConvertWorker`), started when first needed
+/// and after a loss; used by one thread at a time.
+final class ConvertSlot {
+    private let executable: String
+    private var current: WorkerProcess?
+    /// The process id of the last worker lost (its temporary files can be removed).
+    private(set) var lostPID: Int32?
+
+    init(executable: String) { self.executable = executable }
+
+    enum Exchange {
+        case reply(ConvertWorkerReply)
+        /// The worker is gone: category and a message naming the input.
+        case lost(String, String)
+    }
+
+    /// Sends `message` and waits for the reply within `timeout` seconds (0: none) and
+    /// `memoryLimit` bytes of resident memory (0: none).
+    func exchange<T: Encodable>(_ message: T, timeout: Double, memoryLimit: Int64, input: String) -> Exchange {
+        if current == nil {
+            switch WorkerProcess.spawn(executable: executable, argument: ConvertWorker.argument) {
+            case .success(let w): current = w
+            case .failure(let e): return .lost("crashed", "\(input): \(e.description)")
+            }
+        }
+        guard let worker = current else { return .lost("crashed", "\(input): no worker process") }
+        guard worker.send(message) else { discard(); return .lost("crashed", "\(input): the worker process is gone") }
+        let deadline = timeout > 0 ? Date().timeIntervalSince1970 + timeout : nil
+        switch worker.receive(deadline: deadline, memoryLimit: memoryLimit) {
+        case .line(let l):
+            guard let r = try? JSONDecoder().decode(ConvertWorkerReply.self, from: Data(l)) else {
+                discard()
+                return .lost("crashed", "\(input): the worker process sent an unreadable reply; killed")
+            }
+            return .reply(r)
+        case .died(let why, _):
+            discard()
+            return .lost("crashed", "\(input): \(why)")
+        case .timedOut:
+            discard()
+            return .lost("timeout", "\(input): no result after \(BatchRunner.seconds(timeout)) s (--timeout); worker process killed")
+        case .overMemory(let mb):
+            discard()
+            return .lost("memory", "\(input): the worker process used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; killed")
+        case .interrupted:
+            discard()
+            return .lost("interrupted", "\(input): interrupted")
+        }
+    }
+
+    func discard() {
+        if let w = current { lostPID = w.pid; w.terminate() }
+        current = nil
+    }
+
+    func finish() {
+        current?.finish()
+        current = nil
     }
 }

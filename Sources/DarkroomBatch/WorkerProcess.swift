@@ -49,7 +49,8 @@ final class WorkerProcess {
     }
 
     /// Starts a worker from `executable` (a `darkroom` binary; normally `/proc/self/exe`).
-    static func spawn(executable: String) -> Result<WorkerProcess, BatchError> {
+    /// `argument` selects the worker loop (`BatchWorker.argument` or `ConvertWorker.argument`).
+    static func spawn(executable: String, argument: String = BatchWorker.argument) -> Result<WorkerProcess, BatchError> {
         // Pipes are created close-on-exec under one lock with the spawn, so no worker inherits
         // another worker's pipe ends (which would hide its end of input).
         spawnLock.lock(); defer { spawnLock.unlock() }
@@ -70,7 +71,7 @@ final class WorkerProcess {
         // (set SWIFT_BACKTRACE yourself to get one).
         if env["SWIFT_BACKTRACE"] == nil { env["SWIFT_BACKTRACE"] = "enable=no" }
         let envStrings = env.map { "\($0.key)=\($0.value)" }
-        let args = ["darkroom", BatchWorker.argument]
+        let args = ["darkroom", argument]
         var pid: pid_t = 0
         let rc = withCStrings(args) { argv in
             withCStrings(envStrings) { envp in

@@ -15,7 +15,11 @@ struct ConvertCommand: ParsableCommand {
         white levels, AsShotNeutral, LibRaw's Adobe D65 matrix as ColorMatrix1 (CalibrationIlluminant1 \
         D65), capture EXIF, RawImageDigest and NewRawImageDigest computed as the DNG SDK does, a JPEG \
         preview and a thumbnail rendered by our pipeline. Raw data is 256×256 lossless-JPEG tiles \
-        encoded concurrently; the bytes do not depend on --jobs or the thread count. With --verify \
+        (or lossless JPEG XL with --compression jxl-lossless: DNG 1.7.1, CFA stored as 2×2 fields, \
+        NewRawImageDigest over the compressed tiles as the DNG SDK computes it) encoded \
+        concurrently; the bytes do not depend on --jobs or the thread count. Each file is converted \
+        in a worker process: one that crashes the decoder, passes --timeout or its memory limit \
+        fails alone (category crashed, timeout, memory). With --verify \
         on (default) the written file is decoded again and every sample compared with the source \
         before it takes its name: a file that differs fails and nothing else is removed. A rerun \
         skips outputs recorded as done for the same input and options (manifest in OUTDIR). \
@@ -31,7 +35,7 @@ struct ConvertCommand: ParsableCommand {
     @Flag(name: .shortAndLong, help: "Descend into sub-directories of directory inputs.")
     var recursive = false
 
-    @Option(help: "Raw data storage: ljpeg (lossless JPEG, default) or none (uncompressed).")
+    @Option(help: "Raw data storage: ljpeg (lossless JPEG, default), jxl-lossless (lossless JPEG XL, DNG 1.7: smaller, read only by DNG 1.7 readers) or none (uncompressed).")
     var compression: String = "ljpeg"
 
     @Option(help: "JPEG preview long side in pixels (64…8192), or none (no preview, no thumbnail).")
@@ -55,18 +59,22 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Memory budget for files in flight (e.g. 2G, 512M).", valueName: "size"))
     var memory: String?
 
+    @Option(help: ArgumentHelp("Per-file time limit in seconds (0: none); a file over it fails with category timeout.", valueName: "seconds"))
+    var timeout: Double = 600
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
     func validate() throws {
         guard !inputs.isEmpty else { throw ValidationError("give at least one input") }
         guard DNGConvertOptions.Compression(rawValue: compression) != nil else {
-            throw ValidationError("--compression must be ljpeg or none, not \(compression)")
+            throw ValidationError("--compression must be ljpeg, jxl-lossless or none, not \(compression)")
         }
         if preview != "none" {
             guard let n = Int(preview), (64...8192).contains(n) else { throw ValidationError("--preview must be 64…8192 or none, not \(preview)") }
         }
         guard (1...256).contains(jobs) else { throw ValidationError("--jobs must be 1…256") }
+        guard timeout >= 0, timeout.isFinite, timeout <= 1e9 else { throw ValidationError("--timeout must be 0…1000000000 seconds (0: none)") }
         guard verify == "on" || verify == "off" else { throw ValidationError("--verify must be on or off, not \(verify)") }
         if let memory { guard MemoryGate.parseSize(memory) != nil else { throw ValidationError("--memory: cannot read size \(memory)") } }
     }
@@ -76,6 +84,7 @@ struct ConvertCommand: ParsableCommand {
         config.recursive = recursive
         config.jobs = jobs
         config.reportPath = report
+        config.timeoutSeconds = timeout
         if let memory, let bytes = MemoryGate.parseSize(memory) { config.memoryBudget = bytes }
         config.options.compression = DNGConvertOptions.Compression(rawValue: compression) ?? .ljpeg
         config.options.previewLongSide = preview == "none" ? nil : Int(preview)

@@ -6,4 +6,8 @@ import Foundation
 if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == BatchWorker.argument {
     exit(BatchWorker.main())
 }
+// `darkroom __convert-worker`: a convert batch's supervised worker process (see ConvertWorker); hidden.
+if CommandLine.arguments.count == 2 && CommandLine.arguments[1] == ConvertWorker.argument {
+    exit(ConvertWorker.main())
+}
 DarkroomCommand.main()

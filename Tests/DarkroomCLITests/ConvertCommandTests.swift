@@ -8,9 +8,9 @@ import DarkroomIO
 /// resume, report, determinism across --jobs.
 @Suite(.serialized) struct ConvertCommandTests {
     /// A small DNG input written by DNGWriter (the sample RAW when present is used too).
-    static func inputs(in dir: String, count: Int = 2) throws -> [String] {
+    static func inputs(in dir: String, count: Int = 2, preferRaw: Bool = true) throws -> [String] {
         var out: [String] = []
-        if let raw = TestSupport.files(in: "raw").first {
+        if preferRaw, let raw = TestSupport.files(in: "raw").first {
             for i in 0..<count {
                 let p = dir + "/in/raw\(i)." + raw.pathExtension
                 try FileManager.default.createDirectory(atPath: dir + "/in", withIntermediateDirectories: true)
@@ -83,6 +83,40 @@ import DarkroomIO
         }
     }
 
+    /// A file that crashes the decoder and one that hangs fail alone (categories crashed and
+    /// timeout, one error line each naming the file), the others convert and verify, no temporary
+    /// file is left, and the rerun converts the two once the faults are gone.
+    @Test func workerProcessesIsolateCrashesAndHangs() throws {
+        let dir = TestSupport.tempDirectory("convert-isolation")
+        defer { TestSupport.cleanup(dir) }
+        // Small synthetic inputs: the good one converts in well under the limit even in a debug
+        // build on a loaded machine; the hanging one is killed at it.
+        let ins = try Self.inputs(in: dir, count: 3, preferRaw: false)
+        let names = ins.map { ($0 as NSString).lastPathComponent }
+        let report = dir + "/report.json"
+        let run = try TestSupport.run(["convert", dir + "/in", "-o", dir + "/out", "--jobs", "2", "--timeout", "20", "--report", report],
+                                      environment: ["DARKROOM_TEST_FAULT": "crash:\(names[1]),hang:\(names[2])"], limit: 120)
+        #expect(run.status == 1, "\(run.stderr)")
+        let errors = run.stderr.split(separator: "\n")
+        #expect(errors.count == 2, "\(run.stderr)")
+        #expect(errors.contains { $0.contains(names[1]) && $0.contains("SIGSEGV") }, "\(run.stderr)")
+        #expect(errors.contains { $0.contains(names[2]) && $0.contains("--timeout") }, "\(run.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        let files = json?["files"] as? [[String: Any]] ?? []
+        let byName = Dictionary(uniqueKeysWithValues: files.map { (($0["input"] as? String ?? "") as NSString).lastPathComponent }.enumerated().map { ($1, files[$0]) })
+        #expect(byName[names[0]]?["status"] as? String == "converted")
+        #expect(byName[names[1]]?["category"] as? String == "crashed")
+        #expect(byName[names[2]]?["category"] as? String == "timeout")
+        let left = try FileManager.default.contentsOfDirectory(atPath: dir + "/out")
+        #expect(left.filter { $0.hasSuffix(".dng") }.count == 1, "\(left)")
+        #expect(!left.contains { $0.contains(".tmp-") }, "\(left)")
+        let again = try TestSupport.run(["convert", dir + "/in", "-o", dir + "/out", "--jobs", "2"], limit: 120)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("2 converted, 1 up to date"), "\(again.stdout)")
+        let v = try TestSupport.run(["verify"] + names.map { dir + "/out/" + ($0 as NSString).deletingPathExtension + ".dng" })
+        #expect(v.status == 0, "\(v.stdout)")
+    }
+
     @Test func badInputsAndFlagsGiveOneLineErrors() throws {
         let dir = TestSupport.tempDirectory("convert-errors")
         defer { TestSupport.cleanup(dir) }
@@ -94,7 +128,7 @@ import DarkroomIO
         let g = try CLIProcess.run(["convert", garbage, "-o", dir + "/out"])
         #expect(g.status == 1 && g.errorLines.count == 1 && g.errorLines[0].contains("garbage.nef"), "\(g.stderr)")
         #expect(!FileManager.default.fileExists(atPath: dir + "/out/garbage.dng"))
-        for args in [["--compression", "zip"], ["--preview", "12"], ["--verify", "maybe"], ["--jobs", "0"]] {
+        for args in [["--compression", "zip"], ["--preview", "12"], ["--verify", "maybe"], ["--jobs", "0"], ["--timeout", "-1"]] {
             let r = try CLIProcess.run(["convert", garbage, "-o", dir + "/out"] + args)
             #expect(r.status == 2 && r.errorLines.count == 1, "\(args): \(r.stderr)")
         }

@@ -119,6 +119,12 @@ public enum TIFFTag {
     public static let baselineExposureOffset: UInt16 = 51109
     public static let defaultBlackRender: UInt16 = 51110
     public static let newRawImageDigest: UInt16 = 51111
+    /// DNG 1.2 / 1.7 (raw IFD): field interleaving and the JPEG XL encoder settings.
+    public static let rowInterleaveFactor: UInt16 = 50975
+    public static let columnInterleaveFactor: UInt16 = 52547
+    public static let jxlDistance: UInt16 = 52553
+    public static let jxlEffort: UInt16 = 52554
+    public static let jxlDecodeSpeed: UInt16 = 52555
     /// DNG 1.6 (Raw IFD; read from IFD 0 as well, as the DNG SDK does).
     public static let profileGainTableMap: UInt16 = 52525
     public static let calibrationIlluminant3: UInt16 = 52529

@@ -3,13 +3,17 @@ import DarkroomFormats
 import Foundation
 
 /// How `DNGConverter` writes a DNG.
-public struct DNGConvertOptions: Sendable, Equatable {
+public struct DNGConvertOptions: Sendable, Equatable, Codable {
     /// Storage of the raw samples.
     public enum Compression: String, Sendable, CaseIterable, Codable {
         /// Lossless JPEG (Compression 7), 2-component streams, one per tile.
         case ljpeg
         /// Uncompressed 16-bit samples.
         case none
+        /// Lossless JPEG XL (Compression 52546, DNG 1.7; libjxl, effort 7), the CFA stored as its
+        /// 2×2 fields. Readers need DNG 1.7 support (Adobe's since 2023, the DNG SDK 1.7; LibRaw
+        /// 0.20/0.21 cannot read it).
+        case jxl = "jxl-lossless"
     }
     public var compression: Compression = .ljpeg
     /// Long side in pixels of the JPEG preview SubIFD (rendered by our pipeline); nil: no preview
@@ -33,6 +37,17 @@ public struct DNGConvertOptions: Sendable, Equatable {
     public init() {}
 }
 
+extension DNGConvertOptions.Compression {
+    /// The writer's setting for this choice.
+    var dngCompression: DNGCompression {
+        switch self {
+        case .ljpeg: return .losslessJPEG(components: 2)
+        case .none: return .uncompressed
+        case .jxl: return .jpegXL(effort: 7)
+        }
+    }
+}
+
 /// What one conversion did, for reports (sizes in bytes, times in milliseconds).
 public struct DNGConvertResult: Sendable, Codable, Equatable {
     public var input: String
@@ -49,7 +64,9 @@ public struct DNGConvertResult: Sendable, Codable, Equatable {
     /// `uncompressedBytes` / bytes of the compressed raw tiles.
     public var compressionRatio: Double
     public var rawDataBytes: Int
-    /// Hex MD5s as written (RawImageDigest, NewRawImageDigest; the latter doubles as pixel digest).
+    /// Hex MD5s as written (RawImageDigest, NewRawImageDigest; the latter doubles as pixel digest,
+    /// except for JPEG XL storage, where it is the DNG SDK's digest of the compressed tiles and
+    /// RawImageDigest is not written: "").
     public var rawImageDigest: String
     public var newRawImageDigest: String
     public var verified: Bool
@@ -120,7 +137,7 @@ public enum DNGConverter {
 
         var write = DNGWriteOptions(tileSize: options.tileSize, software: "Darkroom \(DarkroomVersion.string)",
                                     dateTime: source.image.metadata.exif.dateTimeOriginal ?? modificationTime(input),
-                                    compression: options.compression == .ljpeg ? .losslessJPEG(components: 2) : .uncompressed)
+                                    compression: options.compression.dngCompression)
         write.activeArea = source.activeArea
         write.linearizationTable = source.linearizationTable
         write.threads = options.threads
@@ -142,7 +159,10 @@ public enum DNGConverter {
             throw .write(path: output, reason: error.description)
         }
         let t3 = now()
-        let digests = DNGWriter.rawDigests(source.image, write)
+        var digests = DNGWriter.rawDigests(source.image, write)
+        if options.compression == .jxl {
+            digests = (nil, RawDigest.compressedTilesDigest(DNGVerifier.compressedBlocks(path: temp)))
+        }
         if options.verify {
             try verifyWritten(temp, against: source.image, shownAs: output, threads: options.threads)
         }
@@ -159,7 +179,7 @@ public enum DNGConverter {
             width: source.image.width, height: source.image.height,
             activeArea: "\(area.width)x\(area.height)+\(area.x)+\(area.y)", samplesPerPixel: source.image.samplesPerPixel,
             uncompressedBytes: uncompressed, compressionRatio: rawBytes > 0 ? Double(uncompressed) / Double(rawBytes) : 0,
-            rawDataBytes: rawBytes, rawImageDigest: RawDigest.hex(digests.legacy), newRawImageDigest: RawDigest.hex(digests.new),
+            rawDataBytes: rawBytes, rawImageDigest: digests.legacy.map(RawDigest.hex) ?? "", newRawImageDigest: RawDigest.hex(digests.new),
             verified: options.verify, embeddedOriginal: options.embedOriginal,
             decodeMilliseconds: ms(t0, t1), previewMilliseconds: ms(t1, t2), encodeMilliseconds: ms(t2, t3),
             verifyMilliseconds: ms(t3, t4), warnings: md.warnings)
@@ -260,12 +280,20 @@ public enum DNGConverter {
         if UncompressedDNGDecoder.unsupportedReason(layout) == nil {
             do { return (md, try UncompressedDNGDecoder.decode(layout, region: region, threads: 0, path: path), table) } catch { throw .decode(error) }
         }
+        if JXLDNGDecoder.unsupportedReason(layout) == nil, JXLDNGDecoder.sampleKind(layout) != .float {
+            do throws(DecodeError) {
+                guard case .integer(let p) = try JXLDNGDecoder.decode(layout, threads: 0, path: path) else {
+                    throw .unsupported(path: path, reason: "floating-point JPEG XL data")
+                }
+                return (md, p, table)
+            } catch { throw .decode(error) }
+        }
         if LosslessJPEGDecoder.unsupportedReason(layout) == nil {
             do { return (md, try LosslessJPEGDecoder.decode(layout, region: region, threads: 0, path: path), table) } catch {
                 switch error { case .invalidLayout(let e), .invalidData(let e): throw .decode(e) }
             }
         }
-        throw .unsupported(path: path, reason: "DNG with Compression \(layout.compression) cannot be read sample for sample (uncompressed and lossless JPEG only)")
+        throw .unsupported(path: path, reason: "DNG with Compression \(layout.compression) cannot be read sample for sample (uncompressed, lossless JPEG and integer JPEG XL only)")
     }
 
     // MARK: - Previews

@@ -53,6 +53,17 @@ public enum DNGVerifier {
         return result
     }
 
+    /// The raw IFD's tiles or strips as stored (empty when the layout is unreadable, which the
+    /// decode before this call would already have reported).
+    static func compressedBlocks(path: String) -> [[UInt8]] {
+        guard let parsed = try? DNGMetadataReader.readForDecoding(contentsOf: path), let layout = parsed.layout,
+              let data = FileManager.default.contents(atPath: path) else { return [] }
+        return zip(layout.offsets, layout.byteCounts).map { offset, count in
+            guard offset >= 0, count >= 0, offset <= data.count, count <= data.count - offset else { return [] }
+            return [UInt8](data[offset..<(offset + count)])
+        }
+    }
+
     /// Compares the digest tags of IFD0 with digests of `pixels` (the stored samples): checks
     /// passed, and the first failure. A file with neither RawImageDigest nor NewRawImageDigest fails.
     static func checkDigests(path: String, pixels: [UInt16], metadata md: RawMetadata,
@@ -66,7 +77,14 @@ public enum DNGVerifier {
         var checks: [String] = []
         let newTag = tag(TIFFTag.newRawImageDigest), oldTag = tag(TIFFTag.rawImageDigest)
         if newTag == nil && oldTag == nil { return (checks, "no RawImageDigest or NewRawImageDigest tag") }
-        if let stored = newTag {
+        if let stored = newTag, md.compression == JXLDNGDecoder.compression {
+            // JPEG XL raw data: the SDK's digest of the compressed tiles.
+            let computed = RawDigest.compressedTilesDigest(compressedBlocks(path: path))
+            guard stored == computed else {
+                return (checks, "NewRawImageDigest \(RawDigest.hex(stored)) does not match the compressed raw tiles (\(RawDigest.hex(computed)))")
+            }
+            checks.append("NewRawImageDigest")
+        } else if let stored = newTag {
             let computed = RawDigest.newRawImageDigest(pixels, width: md.sensorWidth, height: md.sensorHeight,
                                                        samplesPerPixel: md.samplesPerPixel,
                                                        eightBit: md.bitsPerSample <= 8 || (md.linearizationTableCount ?? Int.max) <= 256,

@@ -52,6 +52,13 @@ public enum DNGCompression: Sendable, Equatable {
     /// columns; LinearRaw always uses one component per sample. LibRaw 0.20 reads only the first
     /// strip's stream of such a file: use tiles, or one strip (`rowsPerStrip` ≥ the height).
     case losslessJPEG(components: Int = 2)
+    /// Compression 52546 (DNG 1.7): one lossless JPEG XL codestream per tile (`JXLTileEncoder`,
+    /// 16-bit samples, BitsPerSample 16), tiles only. A CFA image is stored as its 2×2 fields
+    /// (RowInterleaveFactor = ColumnInterleaveFactor = 2: each colour plane a smooth image, the
+    /// layout the DNG SDK's `-losslessJXL` writes); LinearRaw as it is. JXLDistance 0 and
+    /// JXLEffort `effort` (1…9) are recorded; DNGVersion and DNGBackwardVersion become 1.7.1
+    /// (ColumnInterleaveFactor is a DNG 1.7.1 tag).
+    case jpegXL(effort: Int = 7)
 }
 
 /// An 8-bit RGB preview, interleaved, row-major.

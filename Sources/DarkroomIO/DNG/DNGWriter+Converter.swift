@@ -44,7 +44,9 @@ extension DNGWriter {
     /// (RawImageDigest, NewRawImageDigest) of the samples as stored.
     /// The SDK hashes the new digest as bytes when its raw image is 8-bit: 8-bit lossless-JPEG
     /// streams, or a LinearizationTable of at most 256 entries.
-    static func rawDigests(_ image: RawImage, _ options: DNGWriteOptions) -> (legacy: [UInt8], new: [UInt8]) {
+    /// The digests written for samples stored uncompressed or as lossless JPEG (for JPEG XL the
+    /// writer uses `RawDigest.compressedTilesDigest` of its tiles instead, with no RawImageDigest).
+    static func rawDigests(_ image: RawImage, _ options: DNGWriteOptions) -> (legacy: [UInt8]?, new: [UInt8]) {
         var eightBit = (options.linearizationTable?.count ?? Int.max) <= 256
         if case .losslessJPEG = options.compression, losslessJPEGPrecision(image) <= 8 { eightBit = true }
         return (RawDigest.rawImageDigest(image.pixels),
@@ -53,7 +55,7 @@ extension DNGWriter {
     }
 
     /// IFD0 tags of the converter: capture facts, digests, the embedded original.
-    static func writeMainIFDAdditions(_ md: RawMetadata, _ options: DNGWriteOptions, _ digests: (legacy: [UInt8], new: [UInt8])?,
+    static func writeMainIFDAdditions(_ md: RawMetadata, _ options: DNGWriteOptions, _ digests: (legacy: [UInt8]?, new: [UInt8])?,
                                       _ t: borrowing LibTIFFWriter) throws(TIFFError) {
         if options.captureTags {
             let e = md.exif
@@ -66,7 +68,7 @@ extension DNGWriter {
             if let v = e.lensModel { try t.set(TIFFTag.lensModel, .ascii(v)) }
         }
         if let digests {
-            try t.set(TIFFTag.rawImageDigest, .bytes(digests.legacy))
+            if let legacy = digests.legacy { try t.set(TIFFTag.rawImageDigest, .bytes(legacy)) }
             try t.set(TIFFTag.newRawImageDigest, .bytes(digests.new))
         }
         if let original = options.originalRawFile {
@@ -198,10 +200,10 @@ extension DNGWriter {
         return results.streams
     }
 
-    private struct SendablePixels: @unchecked Sendable { let base: UnsafeBufferPointer<UInt16> }
+    struct SendablePixels: @unchecked Sendable { let base: UnsafeBufferPointer<UInt16> }
 
     /// One slot per tile, each written by exactly one worker.
-    private final class TileStreams: @unchecked Sendable {
+    final class TileStreams: @unchecked Sendable {
         var streams: [[UInt8]]
         let lock = NSLock()
         init(count: Int) { streams = Array(repeating: [], count: count) }

@@ -51,6 +51,10 @@ public enum DNGWriter {
         guard md.blackLevel.count == blackCount || md.blackLevel.count == 1 else {
             throw .invalidInput(reason: "\(md.blackLevel.count) black levels for BlackLevelRepeatDim \(md.blackLevelRepeatRows)x\(md.blackLevelRepeatColumns)")
         }
+        if case .jpegXL(let effort) = options.compression {
+            guard options.tileSize != nil else { throw .invalidInput(reason: "JPEG XL raw data needs tiles (tileSize)") }
+            guard (1...9).contains(effort) else { throw .invalidInput(reason: "JPEG XL effort \(effort) outside 1…9") }
+        }
         if case .losslessJPEG(let components) = options.compression, image.samplesPerPixel == 1 {
             guard components == 1 || components == 2 else { throw .invalidInput(reason: "\(components) lossless JPEG components (1 or 2)") }
             let blockWidth = options.tileSize ?? image.width
@@ -69,7 +73,19 @@ public enum DNGWriter {
     static func q(_ m: Matrix3) -> [Double] { m.m.map(q) }
 
     static func writeFile(_ image: RawImage, to path: String, options: DNGWriteOptions) throws(TIFFError) {
-        let digests = options.rawDigests ? rawDigests(image, options) : nil
+        // JPEG XL tiles are encoded first: their digest goes into IFD0, written before them.
+        var jxlTiles: [[UInt8]]?
+        if case .jpegXL(let effort) = options.compression, let tile = options.tileSize {
+            jxlTiles = try encodeJXLTiles(image, tile: tile, effort: effort, threads: options.threads)
+        }
+        let digests: (legacy: [UInt8]?, new: [UInt8])?
+        if !options.rawDigests {
+            digests = nil
+        } else if let jxlTiles {
+            digests = (nil, RawDigest.compressedTilesDigest(jxlTiles))
+        } else {
+            digests = rawDigests(image, options)
+        }
         let tiff = try LibTIFFWriter.open(path: path)
         if let preview = options.preview {
             try writePreviewStructure(preview, tiff)
@@ -91,7 +107,7 @@ public enum DNGWriter {
         // Directory before pixels (Adobe's layout). LibRaw 0.21 needs it for multi-tile files:
         // it range-checks the TileOffsets *array position* plus the data size against the file size.
         try tiff.checkpointDirectory()
-        try writeRawPixels(image, options, tiff)
+        if let jxlTiles { try writeRawTiles(jxlTiles, tiff) } else { try writeRawPixels(image, options, tiff) }
         try tiff.writeDirectory()
         if let jpeg = options.jpegPreview, options.preview != nil { try writeJPEGPreview(jpeg, tiff) }
         try tiff.close()
@@ -106,8 +122,11 @@ public enum DNGWriter {
         let profile = md.profile
         let other1or2 = profile?.calibrationIlluminant1 == 255 || profile?.calibrationIlluminant2 == 255
         let dng16 = other1or2 || profile?.colorMatrix3 != nil || profile?.calibrationIlluminant3 != nil || md.cameraCalibration3 != nil
-        try t.set(TIFFTag.dngVersion, .bytes(dng16 ? [1, 6, 0, 0] : [1, 4, 0, 0]))
-        try t.set(TIFFTag.dngBackwardVersion, .bytes(other1or2 ? [1, 6, 0, 0] : [1, 1, 0, 0]))
+        // JPEG XL raw data is DNG 1.7, and ColumnInterleaveFactor 1.7.1: unreadable before it.
+        var jxl = false
+        if case .jpegXL = options.compression { jxl = true }
+        try t.set(TIFFTag.dngVersion, .bytes(jxl ? [1, 7, 1, 0] : dng16 ? [1, 6, 0, 0] : [1, 4, 0, 0]))
+        try t.set(TIFFTag.dngBackwardVersion, .bytes(jxl ? [1, 7, 1, 0] : other1or2 ? [1, 6, 0, 0] : [1, 1, 0, 0]))
         let model = md.uniqueCameraModel
             ?? [md.exif.make, md.exif.model].compactMap { $0 }.joined(separator: " ")
         try t.set(TIFFTag.uniqueCameraModel, .ascii(model.isEmpty ? "Unknown" : model))
@@ -222,6 +241,16 @@ public enum DNGWriter {
         case .losslessJPEG:
             try t.set(TIFFTag.bitsPerSample, .ints([UInt32(losslessJPEGPrecision(image))]))
             try t.set(TIFFTag.compression, .ints([7]))
+        case .jpegXL(let effort):
+            try t.set(TIFFTag.bitsPerSample, .ints([16]))
+            try t.set(TIFFTag.compression, .ints([UInt32(JXLDNGDecoder.compression)]))
+            let fields = jxlFieldFactor(image)
+            if fields > 1 {
+                try t.set(TIFFTag.rowInterleaveFactor, .ints([UInt32(fields)]))
+                try t.set(TIFFTag.columnInterleaveFactor, .ints([UInt32(fields)]))
+            }
+            try t.set(TIFFTag.jxlDistance, .reals([0]))
+            try t.set(TIFFTag.jxlEffort, .ints([UInt32(effort)]))
         }
         try t.set(TIFFTag.photometricInterpretation,
                   .ints([image.samplesPerPixel == 1 ? DNGMetadataReader.photometricCFA : DNGMetadataReader.photometricLinearRaw]))

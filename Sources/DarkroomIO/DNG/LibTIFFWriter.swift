@@ -132,6 +132,10 @@ struct LibTIFFWriter: ~Copyable {
         (UInt32(TIFFTag.originalRawFileDigest), TIFF_BYTE, 16, false, "OriginalRawFileDigest"),
         (UInt32(TIFFTag.originalRawFileName), TIFF_ASCII, -1, false, "OriginalRawFileName"),
         (UInt32(TIFFTag.originalRawFileData), TIFF_UNDEFINED, -3, true, "OriginalRawFileData"),
+        (UInt32(TIFFTag.rowInterleaveFactor), TIFF_SHORT, 1, false, "RowInterleaveFactor"),
+        (UInt32(TIFFTag.columnInterleaveFactor), TIFF_SHORT, 1, false, "ColumnInterleaveFactor"),
+        (UInt32(TIFFTag.jxlDistance), TIFF_FLOAT, 1, false, "JXLDistance"),
+        (UInt32(TIFFTag.jxlEffort), TIFF_LONG, 1, false, "JXLEffort"),
     ]
 
     /// Registers the custom fields libtiff does not already know for the current directory.

@@ -13,6 +13,15 @@ public enum RawDigest {
     /// Tile edge of `NewRawImageDigest` (the SDK's `kTileSize`).
     public static let tileSize = 256
 
+    /// `NewRawImageDigest` of raw data kept compressed, as the DNG SDK defines it for JPEG XL and
+    /// lossy JPEG raw IFDs (`dng_lossy_compressed_image::FindDigest`): the MD5 of the MD5s of each
+    /// tile's (or strip's) compressed bytes, in order. The SDK writes only this tag for such data.
+    public static func compressedTilesDigest(_ tiles: [[UInt8]]) -> [UInt8] {
+        var outer = Insecure.MD5()
+        for t in tiles { outer.update(data: Array(Insecure.MD5.hash(data: t))) }
+        return Array(outer.finalize())
+    }
+
     /// `RawImageDigest` (tag 50972): MD5 of all samples, rows top to bottom, interleaved, 16-bit LE.
     public static func rawImageDigest(_ pixels: [UInt16]) -> [UInt8] {
         var md5 = Insecure.MD5()
