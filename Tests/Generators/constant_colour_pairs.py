@@ -373,6 +373,15 @@ SPECS = {
     "other-dim": dict(seed=118, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=0.4, r0=36.0,
                       flash_centre=[80, 70], exposure=0.4, shadow=[150, 158], mix_width=20.0,
                       amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    # Added after the first validation result, to give the validation set the main set's make-up
+    # (a normal, a shaken and a weak pair): `other` shaken by (-2, 3) px and a barely visible flash.
+    "other-shifted": dict(seed=119, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=1.2, r0=36.0,
+                          flash_centre=[110, 58], exposure=0.4, shadow=[40, 50], speculars=[[150, 90, 3, 1.5]],
+                          highlights=[[20, 110, 3, 3.0]], mix_width=20.0, shift=[-2, 3],
+                          amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    "other-weak": dict(seed=120, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=0.01, r0=36.0,
+                       flash_centre=[110, 58], exposure=0.4, mix_width=20.0,
+                       amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
 }
 
 
