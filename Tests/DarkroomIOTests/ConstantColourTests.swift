@@ -225,6 +225,12 @@ struct ConstantColourTests {
         let (truth, s) = try Self.solved("other")
         let blocks = truth.blocks.filter { $0.minRatio >= 1 && !$0.masked }
         let median = ConstantColourTruth.median(blocks.map { truth.deltaE(meanXYZ: Self.blockMeanXYZ(s.result, $0), label: $0.label) })
+        for (lo, hi) in [(0.0, 0.5), (0.5, 1.0), (1.0, 2.0), (2.0, 4.0), (4.0, 100.0)] {
+            let sel = truth.blocks.filter { !$0.masked && Double($0.minRatio) >= lo && Double($0.minRatio) < hi }
+            let cc = ConstantColourTruth.median(sel.map { truth.deltaE(meanXYZ: Self.blockMeanXYZ(s.result, $0), label: $0.label) })
+            let conf = sel.map { Self.blockMeanConfidence(s.result, $0) }.reduce(0, +) / Double(max(sel.count, 1))
+            print("constant-colour: validation table ratio \(lo)–\(hi): \(sel.count) blocks, ΔE2000 constant colour \(cc), mean confidence \(conf)")
+        }
         let (_, weak) = try Self.solved("other-weak")
         print("constant-colour: validation other: median ΔE2000 \(median) on \(blocks.count) blocks (flash ≥ ambient), centre-weighted confidence \(s.result.centreWeightedConfidence); other-weak: \(weak.result.centreWeightedConfidence)")
         #expect(blocks.count >= 30)
