@@ -9,7 +9,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs clean
+.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
 
 all: build
 
@@ -162,6 +162,15 @@ constant-colour-pairs:
 	@[ -f $(CC_PYDEPS)/.complete ] || { rm -rf $(CC_PYDEPS) && python3 -m pip install -q --no-deps --require-hashes \
 	    --only-binary=:all: --target $(CC_PYDEPS) -r Tests/Generators/requirements.txt && touch $(CC_PYDEPS)/.complete; }
 	PYTHONPATH=$(CC_PYDEPS) python3 -W ignore Tests/Generators/constant_colour_pairs.py Tests/ConstantColourPairs
+
+# constant-colour's README material: the picture Samples/constant-colour.png (ambient render | constant
+# colour | confidence map; ConstantColourPictureTests checks the committed one in every `make test`) and
+# the ΔE2000 table by flash/ambient ratio with the Spearman and validation numbers (printed by the tests).
+constant-colour-picture: deps swift
+	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter ConstantColourPictureTests
+
+constant-colour-table: deps swift
+	$(SWIFT) test --filter 'ConstantColourTests' 2>&1 | grep 'constant-colour:' | sort
 
 clean:
 	rm -rf .build .build-release-tests .build-fuzz out

@@ -36,10 +36,10 @@ struct ConstantColourCommandTests {
     @Test func confidencePlaneXMPAndFallback() throws {
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
-        let good = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", dir, "--format", "jpeg,heif"])
+        let good = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", dir, "--format", "jpeg,heif", "--min-confidence", "0.4"])
         #expect(good.status == 0, "\(good.stderr)")
         let rep = try Self.report("\(dir)/mixed-ambient-constant-colour.json")
-        #expect(rep.centreWeightedConfidence > 0.5 && rep.fallbackOutputs.isEmpty)
+        #expect(rep.centreWeightedConfidence > 0.4 && rep.fallbackOutputs.isEmpty)
         #expect(abs(rep.exposureRatio - 0.25) < 1e-9 && rep.registration.dx == 0 && rep.registration.dy == 0)
         #expect(!FileManager.default.fileExists(atPath: "\(dir)/mixed-ambient-fallback.jpg"))
         for ext in ["jpg", "heic"] {
@@ -151,5 +151,93 @@ struct ConstantColourCommandTests {
         let spectrum = try Self.report("\(dir)/spectrum/mixed-ambient-constant-colour.json")
         #expect(spectrum.flashProfile == "\(Self.pairs)/led-b4.csv")
         #expect(abs(spectrum.flashWhiteXY[0] - 0.342185) < 3e-4 && abs(spectrum.flashWhiteXY[1] - 0.350156) < 3e-4)
+    }
+
+    /// --pairs: three pairs, the middle one's flash missing. The other two are done, the bad one
+    /// costs one error line naming its file, exit 1; the batch report lists all three with their
+    /// status, confidence and fallback; per-pair outputs carry the CSV's names; the outputs of a
+    /// pair equal a single-pair run's bytes. A pairs file with colliding names is a usage error.
+    @Test func pairsWithFailureIsolation() throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let csv = "\(dir)/pairs.csv"
+        try """
+            # ambient, flash, name
+            ambient,flash,name
+            \(Self.pairs)/mixed-ambient.dng,\(Self.pairs)/mixed-flash.dng,good
+            \(Self.pairs)/weak-ambient.dng,\(dir)/missing.dng
+            \(Self.pairs)/weak-ambient.dng,\(Self.pairs)/weak-flash.dng,dim
+            """.write(toFile: csv, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["constant-colour", "--pairs", csv, "-o", "\(dir)/out"])
+        #expect(r.status == 1 && !r.signalled)
+        #expect(r.errorLines.count == 1 && r.errorLines.first?.contains("\(dir)/missing.dng") == true, "\(r.stderr)")
+        let report = try JSONDecoder().decode(ConstantColourBatch.Report.self, from: Data(contentsOf: URL(fileURLWithPath: "\(dir)/out/constant-colour-report.json")))
+        #expect(report.done == 2 && report.failed == 1)
+        #expect(report.pairs.map(\.name) == ["good", "weak-ambient", "dim"])
+        #expect(report.pairs.map(\.status) == ["done", "failed", "done"])
+        #expect(report.pairs[1].error?.contains("missing.dng") == true && report.pairs[1].centreWeightedConfidence == nil)
+        #expect((report.pairs[0].centreWeightedConfidence ?? 0) > 0.4 && (report.pairs[2].centreWeightedConfidence ?? 1) < 0.2)
+        #expect(report.pairs[2].fallback && report.pairs[2].fallbackOutputs == ["\(dir)/out/dim-fallback.jpg"])
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/out/good-constant-colour.jpg"))
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/out/weak-ambient-constant-colour.jpg"))
+        let single = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/single"])
+        #expect(single.status == 0)
+        #expect(try Self.bytes("\(dir)/out/good-constant-colour.jpg") == Self.bytes("\(dir)/single/mixed-ambient-constant-colour.jpg"))
+
+        try "\(Self.pairs)/mixed-ambient.dng,\(Self.pairs)/mixed-flash.dng\n\(Self.pairs)/mixed-ambient.dng,\(Self.pairs)/weak-flash.dng\n"
+            .write(toFile: csv, atomically: true, encoding: .utf8)
+        let collide = try CLIProcess.run(["constant-colour", "--pairs", csv, "-o", "\(dir)/c"])
+        #expect(collide.status == 2 && collide.errorLines == ["darkroom: error: \(csv):2: name 'mixed-ambient' is also line 1's: their outputs would collide (give a third column)"],
+                "\(collide.stderr)")
+        for bad in [["--pairs", csv, "--ambient", "a.dng", "-o", dir], ["--ambient", "a.dng", "-o", dir], ["--pairs", csv, "--explain"]] {
+            #expect(try CLIProcess.run(["constant-colour"] + bad).status == 2, "\(bad)")
+        }
+    }
+
+    /// --recipe: the YAML's keys are the flags' names; its values are used, flags override them,
+    /// an unknown key or a bad value is a usage error naming the file.
+    @Test func recipeFile() throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let recipe = "\(dir)/cc.yaml"
+        try "format: [jpeg, tiff]\nmin-confidence: 0.95\nfallback: auto\nflash-xy: 0.3127,0.3290\n".write(toFile: recipe, atomically: true, encoding: .utf8)
+        let r = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/a", "--recipe", recipe])
+        #expect(r.status == 0, "\(r.stderr)")
+        let rep = try Self.report("\(dir)/a/mixed-ambient-constant-colour.json")
+        #expect(rep.minConfidence == 0.95 && rep.flashProfile == "--flash-xy" && rep.fallbackOutputs.count == 2)
+        #expect(FileManager.default.fileExists(atPath: "\(dir)/a/mixed-ambient-constant-colour.tif"))
+        // Flags override: the flash file's own profile is used when a flash flag is given; --min-confidence wins.
+        let o = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/b", "--recipe", recipe, "--min-confidence", "0.1",
+                                                                             "--flash-spectrum", "\(Self.pairs)/led-b4.csv"])
+        #expect(o.status == 0, "\(o.stderr)")
+        let orep = try Self.report("\(dir)/b/mixed-ambient-constant-colour.json")
+        #expect(orep.minConfidence == 0.1 && orep.fallbackOutputs.isEmpty && orep.flashProfile.hasSuffix("led-b4.csv"))
+        for (text, message) in [("colour: red\n", "unknown key 'colour'"), ("min-confidence: lots\n", "min-confidence: 'lots' is not a number"),
+                                ("fallback: maybe\n", "fallback: 'maybe' is not auto, always or never")] {
+            try text.write(toFile: recipe, atomically: true, encoding: .utf8)
+            let bad = try CLIProcess.run(["constant-colour"] + Self.pair("mixed") + ["-o", "\(dir)/c", "--recipe", recipe])
+            #expect(bad.status == 2 && bad.errorLines.count == 1 && bad.stderr.contains(recipe) && bad.stderr.contains(message), "\(bad.stderr)")
+        }
+    }
+
+    /// --explain prints the exposure ratio, flash profile, registration shift and residual, the
+    /// masks' fractions and the centre-weighted confidence — the numbers the report of a real run
+    /// holds — and writes nothing.
+    @Test func explain() throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let run = try CLIProcess.run(["constant-colour"] + Self.pair("shifted") + ["-o", "\(dir)/run"])
+        #expect(run.status == 0)
+        let rep = try Self.report("\(dir)/run/shifted-ambient-constant-colour.json")
+        let e = try CLIProcess.run(["constant-colour"] + Self.pair("shifted") + ["--explain", "-o", "\(dir)/explain"])
+        #expect(e.status == 0, "\(e.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: "\(dir)/explain"))
+        let out = e.stdout
+        #expect(out.contains("exposure ratio     0.2500"))
+        #expect(out.contains("flash profile      flash file, white xy (0.3422, 0.3502)"))
+        #expect(out.contains("registration       dx 3, dy 0, residual \(String(format: "%.3f", rep.registration.residual))"))
+        #expect(out.contains("flashShadow \(String(format: "%.2f", 100 * (rep.maskFractions["flashShadow"] ?? -1))) %"))
+        #expect(out.contains("confidence         \(String(format: "%.3f", rep.centreWeightedConfidence)) centre-weighted"), "\(out)")
+        #expect(out.contains("predicted ΔE2000   median "))
     }
 }

@@ -22,13 +22,17 @@ NoiseProfile tag of each frame is the exact model of its noise (DNG 1.7 51041: v
 normalised 0..1 value x is S*x + O). Exposure: ambient ISO 400, 1/30 s, f/2; flash ISO 200,
 1/60 s, f/2 (the ambient part of the flash frame is 1/4 of the ambient frame's).
 
-Profiles (XYZ -> camera matrices fitted by least squares over the 24 patches under each light,
-normalised so the light's white has max camera value 1):
+Profiles (calibrated as a camera maker would, on reflectances no test scores: the RAW to ACES
+training set minus near-duplicates of the scored charts' patches, `training_set`; XYZ -> camera
+matrices fitted by least squares under each light, normalised so the light's white has max
+camera value 1):
 - ambient frame: ColorMatrix1 for CIE A (CalibrationIlluminant1 17), ColorMatrix2 for D65 (21);
 - flash frame: ColorMatrix1 for the flash, CalibrationIlluminant1 255 (Other) with
   IlluminantData1 = the flash's x-y chromaticity (DNG 1.6), and ForwardMatrix1 fitted from the
-  patches' camera RGB under the flash to their XYZ under D65 (`forward_matrix`): a profile that
-  renders material colour.
+  training set's camera RGB under the flash to its XYZ under D65 (`forward_matrix`): a profile
+  that renders material colour.
+The validation pairs (`other`, `other-dim`) use another chart (PMC), other lights and seeds; the
+spec's `chart`, `ambient`, `flash_light` and `flash_centre` keys choose them.
 The fluorescent light flickers: the flash frame's 1/60 s exposure catches 1.05 times its mean
 (FLICKER), which no metadata records: the error real pairs have in the ambient subtraction.
 
@@ -61,20 +65,42 @@ FLICKER = 1.05
 SHAPE = colour.SpectralShape(380, 780, 5)
 
 
-def spectra():
-    """Reflectances (25 x n: 24 patches + the gap grey), lights (dict of n), camera (n x 3), CMFs."""
-    cc = colour.SDS_COLOURCHECKERS["ColorChecker N Ohta"]
-    refl = [sd.copy().align(SHAPE).values for sd in cc.values()]
+CHARTS = {
+    # The scored chart of the main pairs.
+    "colorchecker": lambda: [sd for sd in colour.SDS_COLOURCHECKERS["ColorChecker N Ohta"].values()],
+    # The validation chart: the 24 chromatic patches of colour-science's "PMC" set (skin, food,
+    # unitary colours; its 6 neutrals left out).
+    "pmc": lambda: list(colour.SDS_COLOURCHECKERS["PMC"].values())[:24],
+}
+# Reflectances closer than this (RMS over 380-780 nm) to a patch of either chart are left out of
+# the training set, so no profile has seen a material a test scores.
+TRAINING_EXCLUSION_RMS = 0.02
+
+
+def training_set(scored):
+    """The profiles' training reflectances: the 190 of the RAW to ACES training set
+    (colour-science's `read_training_data_rawtoaces_v1`, as rawtoaces fits a camera's IDT), minus
+    those within TRAINING_EXCLUSION_RMS of any scored patch (`scored`: k x n)."""
+    t = colour.characterisation.read_training_data_rawtoaces_v1().copy().align(SHAPE).values.T
+    d = np.sqrt(((t[:, None, :] - scored[None]) ** 2).mean(-1)).min(1)
+    return t[d >= TRAINING_EXCLUSION_RMS]
+
+
+def spectra(chart="colorchecker"):
+    """Reflectances (25 x n: 24 patches + the gap grey), lights (dict of n), camera (n x 3), CMFs,
+    training reflectances (m x n)."""
+    refl = [sd.copy().align(SHAPE).values for sd in CHARTS[chart]()]
     refl.append(np.full(len(refl[0]), 0.20))
     refl = np.array(refl)
+    scored = np.array([sd.copy().align(SHAPE).values for c in CHARTS.values() for sd in c()])
     cmfs = colour.MSDS_CMFS["CIE 1931 2 Degree Standard Observer"].copy().align(SHAPE).values
     cam = np.nan_to_num(colour.MSDS_CAMERA_SENSITIVITIES["Nikon 5100 (NPL)"].copy().align(SHAPE).values)
     lights = {}
-    for name in ["A", "FL2", "LED-B4", "D65"]:
+    for name in ["A", "FL2", "FL11", "LED-B1", "LED-B4", "LED-B5", "D65"]:
         e = colour.SDS_ILLUMINANTS[name].copy().align(SHAPE).values
         lights[name] = e / float(e @ cmfs[:, 1])  # perfect white: Y = 1
     cam = cam / (lights["D65"] @ cam).max()  # the D65 white: camera values of max 1
-    return refl, lights, cam, cmfs
+    return refl, lights, cam, cmfs, training_set(scored)
 
 
 def xyz_under(refl, light, cmfs):
@@ -85,28 +111,29 @@ def cam_under(refl, light, cam):
     return (refl * light) @ cam
 
 
-def color_matrix(refl, light, cam, cmfs):
-    """XYZ -> camera (3x3) by least squares over the 24 patches, scaled as DNG expects
+def color_matrix(train, light, cam, cmfs):
+    """XYZ -> camera (3x3) by least squares over the training reflectances, scaled as DNG expects
     (the light's white maps to camera values of max 1)."""
-    xyz = xyz_under(refl[:24], light, cmfs)
-    rgb = cam_under(refl[:24], light, cam)
+    xyz = xyz_under(train, light, cmfs)
+    rgb = cam_under(train, light, cam)
     m, *_ = np.linalg.lstsq(xyz, rgb, rcond=None)
     m = m.T
     white = m @ (light @ cmfs)
     return m / white.max()
 
 
-def forward_matrix(refl, light, cam, cmfs):
+def forward_matrix(train, light, cam, cmfs):
     """ForwardMatrix for a constant-colour flash profile: white-balanced camera RGB under `light`
-    -> the patches' XYZ under D65, Bradford-adapted to D50 (so it renders material colour, not the
-    colour under the flash), fitted by minimising the mean CIEDE2000 over the 24 patches (scipy
-    Powell) with the white held exact, as profiling tools fit."""
+    -> the training reflectances' XYZ under D65, Bradford-adapted to D50 (so it renders material
+    colour, not the colour under the flash), fitted by minimising the mean CIEDE2000 over the
+    training set (scipy Powell) with the white held exact, as profiling tools fit. The training
+    set never contains a scored patch (`training_set`)."""
     from scipy.optimize import minimize
-    rgb = cam_under(refl[:24], light, cam)
+    rgb = cam_under(train, light, cam)
     wp = colour.CCS_ILLUMINANTS["CIE 1931 2 Degree Standard Observer"]["D65"]
     d65 = colour.SDS_ILLUMINANTS["D65"].copy().align(SHAPE).values
     d65 = d65 / float(d65 @ cmfs[:, 1])
-    target = xyz_under(refl[:24], d65, cmfs)
+    target = xyz_under(train, d65, cmfs)
     wcam = light @ cam
     wxyz = d65 @ cmfs
     def full(p):
@@ -142,13 +169,16 @@ def disk(cx, cy, radius):
 
 
 def render(spec):
-    refl, lights, cam, cmfs = spectra()
+    refl, lights, cam, cmfs, train = spectra(spec.get("chart", "colorchecker"))
+    amb_left, amb_right = spec.get("ambient", ["A", "FL2"])
+    flash_name = spec.get("flash_light", "LED-B4")
     lab = labels()
     idx = np.where(lab == 255, 24, lab).astype(int)
     yy, xx = np.mgrid[0:HEIGHT, 0:WIDTH].astype(float)
     fluor = 1 / (1 + np.exp(-(xx - WIDTH / 2) / spec.get("mix_width", 12.0)))
     level = 0.9 + 0.2 * yy / (HEIGHT - 1)
-    r2 = ((xx - WIDTH / 2) ** 2 + (yy - HEIGHT / 2) ** 2) / spec["r0"] ** 2
+    cx, cy = spec.get("flash_centre", [WIDTH / 2, HEIGHT / 2])
+    r2 = ((xx - cx) ** 2 + (yy - cy) ** 2) / spec["r0"] ** 2
     flash = spec["flash"] / (1 + r2)
     shadow = np.zeros((HEIGHT, WIDTH), bool)
     if spec.get("shadow"):
@@ -163,12 +193,12 @@ def render(spec):
         highlight = np.where(disk(cx, cy, rad), amount, highlight)
 
     # Camera RGB per unit light: patch x channel under each light; neutral (R = 1) for speculars.
-    cam_a = cam_under(refl, lights["A"], cam)
-    cam_f = cam_under(refl, lights["FL2"], cam)
-    cam_led = cam_under(refl, lights["LED-B4"], cam)
-    white_a = lights["A"] @ cam
-    white_f = lights["FL2"] @ cam
-    white_led = lights["LED-B4"] @ cam
+    cam_a = cam_under(refl, lights[amb_left], cam)
+    cam_f = cam_under(refl, lights[amb_right], cam)
+    cam_led = cam_under(refl, lights[flash_name], cam)
+    white_a = lights[amb_left] @ cam
+    white_f = lights[amb_right] @ cam
+    white_led = lights[flash_name] @ cam
     def ambient(flicker):
         a = level[..., None] * ((1 - fluor)[..., None] * cam_a[idx] + flicker * fluor[..., None] * cam_f[idx])
         return a + highlight[..., None] * ((1 - fluor)[..., None] * white_a + flicker * fluor[..., None] * white_f)
@@ -179,8 +209,8 @@ def render(spec):
     fl = flash[..., None] * cam_led[idx] + specular[..., None] * white_led
 
     # Luminance of each part as it reaches the flash frame (ratio truth).
-    y_a = level * ((1 - fluor) * xyz_under(refl, lights["A"], cmfs)[idx, 1] + fluor * xyz_under(refl, lights["FL2"], cmfs)[idx, 1])
-    y_f = flash * xyz_under(refl, lights["LED-B4"], cmfs)[idx, 1]
+    y_a = level * ((1 - fluor) * xyz_under(refl, lights[amb_left], cmfs)[idx, 1] + fluor * xyz_under(refl, lights[amb_right], cmfs)[idx, 1])
+    y_f = flash * xyz_under(refl, lights[flash_name], cmfs)[idx, 1]
     amb_scale_in_flash = (spec["flash_iso"] * spec["flash_time"]) / (spec["amb_iso"] * spec["amb_time"])
     ratio = y_f / np.maximum(y_a * amb_scale_in_flash, 1e-12)
 
@@ -223,11 +253,11 @@ def render(spec):
     mask = (shadow * 1 | (specular > 0) * 2 | dil * 4 | (highlight > 0) * 8).astype(np.uint8)
 
     # Profiles.
-    cm_a = color_matrix(refl, lights["A"], cam, cmfs)
-    cm_d65 = color_matrix(refl, lights["D65"], cam, cmfs)
-    cm_led = color_matrix(refl, lights["LED-B4"], cam, cmfs)
-    fm_led = forward_matrix(refl, lights["LED-B4"], cam, cmfs)
-    led_xy = colour.XYZ_to_xy(lights["LED-B4"] @ cmfs)
+    cm_a = color_matrix(train, lights["A"], cam, cmfs)
+    cm_d65 = color_matrix(train, lights["D65"], cam, cmfs)
+    cm_led = color_matrix(train, lights[flash_name], cam, cmfs)
+    fm_led = forward_matrix(train, lights[flash_name], cam, cmfs)
+    led_xy = colour.XYZ_to_xy(lights[flash_name] @ cmfs)
     mid_white = 0.5 * (white_a + white_f)
     truth = {
         "width": WIDTH, "height": HEIGHT, "patch": PATCH, "gap": GAP,
@@ -237,6 +267,8 @@ def render(spec):
         "ambient_exposure_ratio_in_flash_frame": amb_scale_in_flash,
         "spec": spec,
         "camera": "Nikon 5100 (NPL) spectral sensitivities, colour-science " + colour.__version__,
+        "chart": spec.get("chart", "colorchecker"),
+        "training_reflectances": int(len(train)),
     }
     return frames, cm_a, cm_d65, (cm_led, fm_led), led_xy, mid_white, white_led, lab, ratio.astype("<f4"), mask, truth
 
@@ -330,6 +362,26 @@ SPECS = {
     # A flash barely visible: flash/ambient ~0.03 at the centre.
     "weak": dict(seed=19, flash=0.0075, r0=30.0, exposure=0.45,
                  amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    # Validation pairs: no test or parameter choice was made on them; they only report (and
+    # guard) what the method does on another chart (PMC), other lights (a warm white LED fading
+    # into tri-band fluorescent CIE FL11, a 6500 K LED-B5 flash off the centre), other shadows
+    # and noise seeds.
+    "other": dict(seed=117, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=1.2, r0=36.0,
+                  flash_centre=[110, 58], exposure=0.4, shadow=[40, 50], speculars=[[150, 90, 3, 1.5]],
+                  highlights=[[20, 110, 3, 3.0]], mix_width=20.0,
+                  amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    "other-dim": dict(seed=118, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=0.4, r0=36.0,
+                      flash_centre=[80, 70], exposure=0.4, shadow=[150, 158], mix_width=20.0,
+                      amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    # Added after the first validation result, to give the validation set the main set's make-up
+    # (a normal, a shaken and a weak pair): `other` shaken by (-2, 3) px and a barely visible flash.
+    "other-shifted": dict(seed=119, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=1.2, r0=36.0,
+                          flash_centre=[110, 58], exposure=0.4, shadow=[40, 50], speculars=[[150, 90, 3, 1.5]],
+                          highlights=[[20, 110, 3, 3.0]], mix_width=20.0, shift=[-2, 3],
+                          amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
+    "other-weak": dict(seed=120, chart="pmc", ambient=["LED-B1", "FL11"], flash_light="LED-B5", flash=0.01, r0=36.0,
+                       flash_centre=[110, 58], exposure=0.4, mix_width=20.0,
+                       amb_iso=400, amb_time=1 / 30, flash_iso=200, flash_time=1 / 60, fnumber=2.0),
 }
 
 

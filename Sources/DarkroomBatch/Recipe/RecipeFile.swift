@@ -11,14 +11,14 @@ import Yams
 /// nesting at most `maxDepth` levels and no anchors or aliases (both checked on the text before
 /// the YAML parser builds a tree, so a hostile file can neither overflow its stack nor expand
 /// exponentially), one mapping with no duplicate keys. Every error is one line naming the file.
-enum RecipeFile {
+public enum RecipeFile {
     /// Largest recipe file accepted, in bytes (a recipe is a few hundred bytes).
     static let maxBytes = 1 << 20
     /// Deepest nesting of mappings and sequences accepted (a recipe needs 2: `matte: {k: v}`).
     static let maxDepth = 8
 
     /// The file's top-level `key: value` pairs, in file order.
-    static func pairs(path: String) throws(BatchError) -> [(key: String, value: RecipeRawValue)] {
+    public static func pairs(path: String) throws(BatchError) -> [(key: String, value: RecipeRawValue)] {
         let text = try readText(path: path)
         try prescan(text, path: path)
         let root: Node?

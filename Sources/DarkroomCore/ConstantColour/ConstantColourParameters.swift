@@ -14,9 +14,17 @@ public struct ConstantColourParameters: Sendable, Equatable, Codable {
     /// Flash / ambient luminance ratio at which the ratio term of the confidence is 0.5
     /// (term = ρ / (ρ + ρ½)).
     public var halfConfidenceRatio: Double = 0.5
-    /// Flash-only signal-to-noise ratio (of the box-averaged flash-only luminance) at which the
-    /// noise term is 0.5 (term = snr² / (snr² + snr½²)).
-    public var halfConfidenceSNR: Double = 10
+    /// Relative uncertainty of the ambient light's share of the flash frame, k·A (fraction, 1σ):
+    /// what the exposure metadata cannot know — shutter times and ISOs recorded as nominal
+    /// third-stop values (1/60 s for 2⁻⁶ s is 4 % off), mains flicker of fluorescent and LED lamps
+    /// between two short exposures, aperture repeatability. Each channel's flash-only signal D̄_c
+    /// is off by up to this × k·Ā_c, the same sign in every channel; so the colour error it causes
+    /// grows as the flash/ambient ratio falls and as the ambient light's colour departs from the flash's.
+    public var ambientScaleUncertainty: Double = 0.05
+    /// Predicted colour error (ΔE2000, luminance matched) at which the error term of the
+    /// confidence is 0.5: term = 1 / (1 + (ΔE_pred / ΔE½)²). Default 2, the accuracy target of
+    /// issue 17 (a difference most observers see side by side).
+    public var halfConfidenceDeltaE: Double = 2
     /// Linear value (fraction of the white level, stage 2) at or above which a CFA sample counts
     /// as clipped; clipped samples zero the confidence of their 3×3 neighbourhood.
     public var clipLevel: Double = 0.99

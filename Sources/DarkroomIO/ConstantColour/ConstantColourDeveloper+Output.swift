@@ -62,7 +62,13 @@ extension ConstantColourDeveloper {
     /// per format, OUTDIR/STEM-constant-colour.json; STEM = the ambient file's name without extension.
     public static func outputPaths(ambient: String, outputDirectory: String, formats: [OutputFormat])
         -> (images: [(OutputFormat, String)], fallbacks: [(OutputFormat, String)], report: String) {
-        let stem = URL(fileURLWithPath: ambient).deletingPathExtension().lastPathComponent
+        outputPaths(stem: URL(fileURLWithPath: ambient).deletingPathExtension().lastPathComponent,
+                    outputDirectory: outputDirectory, formats: formats)
+    }
+
+    /// Output paths for a pair whose outputs are named after `stem`.
+    public static func outputPaths(stem: String, outputDirectory: String, formats: [OutputFormat])
+        -> (images: [(OutputFormat, String)], fallbacks: [(OutputFormat, String)], report: String) {
         func path(_ suffix: String) -> String { (outputDirectory as NSString).appendingPathComponent(stem + suffix) }
         return (formats.map { ($0, path("-constant-colour.\($0.fileExtension)")) },
                 formats.map { ($0, path("-fallback.\($0.fileExtension)")) },
@@ -73,10 +79,12 @@ extension ConstantColourDeveloper {
     /// plane and XMP, the fallback render(s) of the ambient frame when `options.fallback` asks
     /// (auto: centre-weighted confidence < `minConfidence`), and the JSON report. Refuses to
     /// replace existing outputs unless `options.overwrite` (checked before anything is written).
+    /// `stem` names the outputs (default: the ambient file's name without extension).
     @discardableResult
     public static func run(ambient: String, flash: String, outputDirectory: String,
-                           options: ConstantColourOptions) throws(Failure) -> ConstantColourReport {
-        let paths = outputPaths(ambient: ambient, outputDirectory: outputDirectory, formats: options.formats)
+                           options: ConstantColourOptions, stem: String? = nil) throws(Failure) -> ConstantColourReport {
+        let paths = stem.map { outputPaths(stem: $0, outputDirectory: outputDirectory, formats: options.formats) }
+            ?? outputPaths(ambient: ambient, outputDirectory: outputDirectory, formats: options.formats)
         let all = paths.images.map(\.1) + paths.fallbacks.map(\.1) + [paths.report]
         if !options.overwrite, let existing = all.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw .write(.exists(path: existing))

@@ -166,6 +166,8 @@ public enum ConstantColourDeveloper {
         public var flash: LoadedFrame
         public var flashWhite: Chromaticity
         public var flashSource: String
+        /// The flash profile's camera RGB → XYZ D50 at the flash's white (step 5).
+        public var flashCameraToXYZD50: Matrix3
         public var warnings: [String]
     }
 
@@ -189,7 +191,7 @@ public enum ConstantColourDeveloper {
         do { result = try ConstantColourSolver.solve(input, parameters: options.parameters, threads: threads) } catch {
             throw .pair(ambient: ambientPath, flash: flashPath, reason: error.description)
         }
-        return Solved(result: result, ambient: ambient, flash: flash, flashWhite: white, flashSource: source,
+        return Solved(result: result, ambient: ambient, flash: flash, flashWhite: white, flashSource: source, flashCameraToXYZD50: fm,
                       warnings: ambient.warnings + flash.warnings)
     }
 }
