@@ -16,11 +16,11 @@ struct CompareSpectralCameraTests {
         return CameraSensitivities.response(CameraSensitivities.nikonD5100, reflectance: r, illuminant: illuminant)
     }
 
-    /// The least-squares XYZ → camera matrix over the 24 patches (XYZ under the illuminant itself).
-    static func fitColorMatrix(_ illuminant: SampledSpectrum) -> Matrix3 {
+    /// The least-squares XYZ → camera matrix over `patches` (default all 24; XYZ under the illuminant itself).
+    static func fitColorMatrix(_ illuminant: SampledSpectrum, patches: [Int] = Array(0..<24)) -> Matrix3 {
         var a = Matrix3([0, 0, 0, 0, 0, 0, 0, 0, 0])
         var b = [SIMD3<Double>](repeating: .zero, count: 3)
-        for i in 0..<24 {
+        for i in patches {
             let xyz = Spectral.xyz(reflectance: ColorCheckerClassic.reflectance(i), illuminant: illuminant)
             let cam = response(i, illuminant)
             for r in 0..<3 { for c in 0..<3 { a[r, c] += xyz[r] * xyz[c] } }
@@ -35,12 +35,13 @@ struct CompareSpectralCameraTests {
 
     /// A chart DNG shot under `illuminant` (`spectrum`): the SyntheticChart geometry and raw
     /// encoding, this camera's responses (white at 85 % of clipping), ColorMatrix1/2 fitted under A
-    /// and D65.
-    static func write(to path: String, white: Chromaticity, spectrum: SampledSpectrum) throws -> (SyntheticChart, RawImage) {
+    /// and D65 (or `colorMatrices`, for a file whose own matrices are poor).
+    static func write(to path: String, white: Chromaticity, spectrum: SampledSpectrum,
+                      colorMatrices: (Matrix3, Matrix3)? = nil) throws -> (SyntheticChart, RawImage) {
         let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: white)
         var m = chart.metadata
-        m.profile?.colorMatrix1 = q(fitColorMatrix(Spectral.illuminantA))
-        m.profile?.colorMatrix2 = q(fitColorMatrix(Spectral.d65))
+        m.profile?.colorMatrix1 = q(colorMatrices?.0 ?? fitColorMatrix(Spectral.illuminantA))
+        m.profile?.colorMatrix2 = q(colorMatrices?.1 ?? fitColorMatrix(Spectral.d65))
         m.profile?.name = "Fitted D5100"
         let whiteResponse = response(nil, spectrum)
         let k = 0.85 / whiteResponse.max()
