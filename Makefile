@@ -149,7 +149,8 @@ samples: build
 	$(BIN) make-samples -o Samples
 
 # Regenerate the README's pictures (Samples/*.png, renders of our synthetic scenes; ReadmePictureTests
-# checks the committed ones against fresh renders in every `make test`).
+# checks the committed ones against fresh renders in every `make test`; CompareReadmePictureTests, which
+# the same filter runs, rewrites compare's example Samples/compare-ab.svg and compare-swatches.png).
 pictures: deps swift
 	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter ReadmePictureTests
 
