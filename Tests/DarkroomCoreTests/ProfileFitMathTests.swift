@@ -56,8 +56,13 @@ struct ProfileFitMathTests {
         #expect(r.whitePatch == 18 && r.neutralPatches.contains(18))
         // FM · (1, 1, 1) = D50 to the rounding.
         let d50 = ColorMath.xyToXYZ(ColorMath.d50)
-        let row = r.forwardMatrix * SIMD3(1, 1, 1)
+        let row = try #require(r.forwardMatrix) * SIMD3(1, 1, 1)
         #expect(abs(row.x - d50.x) < 3e-4 && abs(row.y - d50.y) < 3e-4 && abs(row.z - d50.z) < 3e-4)
+        // ColorMatrix only: the same matrix, the chart reproduced as well.
+        let c = try ProfileMatrixFit.fit(patches, white: white, forwardMatrix: false)
+        #expect(c.forwardMatrix == nil)
+        for (a, b) in zip(c.colorMatrix.m, (scale * m).m) { #expect(abs(a - b) < 2e-3) }
+        #expect(c.fittedDeltaE.reduce(0, +) / 24 < 0.02)
     }
 
     /// Too few usable patches, or none neutral, are errors with a reason.

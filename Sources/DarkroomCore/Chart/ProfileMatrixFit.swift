@@ -44,16 +44,17 @@ public enum ProfileMatrixFit {
     /// One fitted calibration set and how well it fits its own patches.
     public struct Result: Sendable, Equatable {
         public var colorMatrix: Matrix3
-        public var forwardMatrix: Matrix3
+        /// nil for a ColorMatrix-only fit (`forwardMatrix: false`).
+        public var forwardMatrix: Matrix3?
         /// Step 3's least-squares ForwardMatrix before the ΔE2000 refinement (rounded like the others).
-        public var leastSquaresForwardMatrix: Matrix3
+        public var leastSquaresForwardMatrix: Matrix3?
         /// Camera neutral n̂ (max 1) and exposure e of step 1.
         public var neutral: SIMD3<Double>
         public var exposure: Double
         public var neutralPatches: [Int]
         public var whitePatch: Int
         /// Per patch ΔE2000 (0 for unusable patches, which are excluded from the statistics) of the
-        /// least-squares and the refined ForwardMatrix.
+        /// least-squares start and of the refined matrices.
         public var leastSquaresDeltaE: [Double]
         public var fittedDeltaE: [Double]
         public var iterations: Int
@@ -80,7 +81,15 @@ public enum ProfileMatrixFit {
     public static let refinementStep = 0.02
 
     /// Fits one calibration set (see the type's method). `refine: false` stops after step 3's least squares.
-    public static func fit(_ patches: [Observation], white: Chromaticity, refine: Bool = true) throws(Failure) -> Result {
+    ///
+    /// `forwardMatrix: false` fits a ColorMatrix-only set instead: the DNG model then maps camera
+    /// → XYZ D50 as Bradford(white → D50) · CM⁻¹ (no ForwardMatrix), so Nelder–Mead refines all
+    /// nine CM entries from the white-preserving least squares on the same mean ΔE2000, and CM is
+    /// scaled so max(CM · W) = 1. This is the structure compare's spectral reference has (XYZ under
+    /// the illuminant, Bradford-adapted), which extrapolates better to illuminants far from the
+    /// calibration pair for strongly non-Luther cameras.
+    public static func fit(_ patches: [Observation], white: Chromaticity, refine: Bool = true,
+                           forwardMatrix withForwardMatrix: Bool = true) throws(Failure) -> Result {
         let d50 = ColorMath.xyToXYZ(ColorMath.d50)
         let use = usableIndices(patches)
         guard use.count >= 4 else { throw .tooFewPatches(usable: use.count) }
@@ -113,6 +122,10 @@ public enum ProfileMatrixFit {
 
         // 3. ForwardMatrix by constrained least squares from the grey patches' neutral.
         var (cm, neutral) = try colorMatrix(n)
+        if !withForwardMatrix {
+            return try colorMatrixOnly(patches, cm: cm, white: white, exposure: e, use: use, neutrals: neutrals,
+                                       whitePatch: whitePatch, refine: refine)
+        }
         var fmRows: [SIMD3<Double>] = []
         let b0 = balanced(neutral)
         for k in 0..<3 {
@@ -160,6 +173,48 @@ public enum ProfileMatrixFit {
         return Result(colorMatrix: cm, forwardMatrix: fmQ, leastSquaresForwardMatrix: quantised(lsFM), neutral: neutral, exposure: e,
                       neutralPatches: neutrals, whitePatch: whitePatch,
                       leastSquaresDeltaE: lsDeltaE, fittedDeltaE: errors(fmQ, balanced(neutral)), iterations: iterations)
+    }
+
+    /// The ColorMatrix-only fit (see `fit`'s `forwardMatrix: false`), from the white-preserving
+    /// least-squares `cm`.
+    static func colorMatrixOnly(_ patches: [Observation], cm start: Matrix3, white: Chromaticity, exposure e: Double, use: [Int],
+                                neutrals: [Int], whitePatch: Int, refine: Bool) throws(Failure) -> Result {
+        let toD50 = ColorMath.bradford(from: white, to: ColorMath.d50)
+        let w = ColorMath.xyToXYZ(white)
+        let camera = patches.map { $0.cameraRGB / e }
+        let reference = patches.map(\.referenceXYZD50)
+        func errors(_ cm: Matrix3) -> [Double]? {
+            guard let inverse = cm.inverse else { return nil }
+            return deltaE(forwardMatrix: toD50 * inverse, balanced: camera, reference: reference, usable: use, whitePatch: whitePatch)
+        }
+        func normalised(_ cm: Matrix3) throws(Failure) -> Matrix3 {
+            let top = (cm * w).max()
+            guard top > 0, top.isFinite else { throw .singular(what: "ColorMatrix (its white is not positive)") }
+            return quantised((1 / top) * cm)
+        }
+        let lsCM = try normalised(start)
+        guard let lsDeltaE = errors(lsCM) else { throw .singular(what: "ColorMatrix") }
+        var cm = lsCM, iterations = 0
+        if refine {
+            let objective: ([Double]) -> Double = { p in
+                guard let v = errors(Matrix3(p)) else { return .infinity }
+                return use.reduce(0) { $0 + v[$1] } / Double(use.count)
+            }
+            let step = refinementStep * max(1, lsCM.m.map { abs($0) }.max() ?? 1)
+            var best = NelderMead.minimise(objective, start: lsCM.m, step: step)
+            iterations = best.iterations
+            for _ in 0..<4 {
+                let again = NelderMead.minimise(objective, start: best.point, step: step / 4)
+                iterations += again.iterations
+                if again.value < best.value - 1e-7 { best = again } else { break }
+            }
+            if best.value < objective(lsCM.m) { cm = try normalised(Matrix3(best.point)) }
+        }
+        guard let fitted = errors(cm) else { throw .singular(what: "ColorMatrix") }
+        let cmWhite = cm * w
+        return Result(colorMatrix: cm, forwardMatrix: nil, leastSquaresForwardMatrix: nil, neutral: cmWhite / cmWhite.max(), exposure: e,
+                      neutralPatches: neutrals, whitePatch: whitePatch, leastSquaresDeltaE: lsDeltaE, fittedDeltaE: fitted,
+                      iterations: iterations)
     }
 
     /// The patches a fit uses: usable, camera RGB non-negative and not black.

@@ -29,8 +29,9 @@ public struct ProfileFitReport: Sendable, Codable, Equatable {
         public var neutralPatches: [String]
         public var cameraNeutral: [Double]
         public var colorMatrix: [Double]
-        public var forwardMatrix: [Double]
-        public var leastSquaresForwardMatrix: [Double]
+        /// Absent for a ColorMatrix-only fit (`--no-forward-matrix`).
+        public var forwardMatrix: [Double]?
+        public var leastSquaresForwardMatrix: [Double]?
         /// ΔE2000 of the least-squares start and of the refined ForwardMatrix.
         public var leastSquares: Summary
         public var fitted: Summary
@@ -47,9 +48,14 @@ public struct ProfileFitReport: Sendable, Codable, Equatable {
     public var sets: [CalibrationSet]
 
     /// One line describing the fitting method.
-    public static func methodText(refine: Bool) -> String {
-        "ColorMatrix: least squares XYZ→camera with CM·white = camera neutral; ForwardMatrix: least squares balanced camera→XYZ D50 with FM·(1,1,1) = D50"
-            + (refine ? ", refined by Nelder–Mead on mean ΔE2000 (white-patch normalised)" : "") + "; matrices rounded to 1e-4"
+    public static func methodText(refine: Bool, forwardMatrix: Bool = true) -> String {
+        guard forwardMatrix else {
+            return "ColorMatrix only: least squares XYZ→camera with CM·white = camera neutral"
+                + (refine ? ", refined by Nelder–Mead on mean ΔE2000 (white-patch normalised) through Bradford(white→D50)·CM⁻¹" : "")
+                + "; matrices rounded to 1e-4"
+        }
+        return "ColorMatrix: least squares XYZ→camera with CM·white = camera neutral; ForwardMatrix: least squares balanced camera→XYZ D50 with FM·(1,1,1) = D50"
+            + (refine ? ", refined by Nelder–Mead on mean ΔE2000 (white-patch normalised) over FM and the neutral" : "") + "; matrices rounded to 1e-4"
     }
 
     /// The report as sorted-key, pretty-printed JSON.
@@ -73,7 +79,7 @@ public struct ProfileFitReport: Sendable, Codable, Equatable {
             s += "  files: \(set.files.joined(separator: ", "))\n"
             s += "  patches \(set.patches), neutral \(set.neutralPatches.joined(separator: " ")), camera neutral \(set.cameraNeutral.map(f).joined(separator: " "))\n"
             s += "  ColorMatrix\(set.set)   \(matrix(set.colorMatrix))\n"
-            s += "  ForwardMatrix\(set.set) \(matrix(set.forwardMatrix))\n"
+            if let fm = set.forwardMatrix { s += "  ForwardMatrix\(set.set) \(matrix(fm))\n" }
             s += "  in-sample ΔE2000 least squares: mean \(f(set.leastSquares.mean)) max \(f(set.leastSquares.max))\n"
             s += "  in-sample ΔE2000 fitted:        mean \(f(set.fitted.mean)) median \(f(set.fitted.median)) p90 \(f(set.fitted.p90)) max \(f(set.fitted.max)) (worst \(set.fitted.worst.joined(separator: " ")))\n"
         }

@@ -18,6 +18,8 @@ public struct ProfileFitOptions: Sendable {
     public var threads = 0
     /// False: stop at the white-preserving least-squares matrices (no ΔE2000 refinement).
     public var refine = true
+    /// False: ColorMatrix1/2 only, no ForwardMatrix (`--no-forward-matrix`; `ProfileMatrixFit`).
+    public var forwardMatrix = true
 
     public init(files: [String], outputPath: String) { self.files = files; self.outputPath = outputPath }
 
@@ -133,7 +135,7 @@ public enum ProfileFitter {
         var sets: [ProfileFitReport.CalibrationSet] = []
         for (n, g) in groups.enumerated() {
             let r: ProfileMatrixFit.Result
-            do { r = try ProfileMatrixFit.fit(g.patches, white: g.white, refine: o.refine) } catch {
+            do { r = try ProfileMatrixFit.fit(g.patches, white: g.white, refine: o.refine, forwardMatrix: o.forwardMatrix) } catch {
                 throw .fit(illuminant: g.illuminant, reason: error.description)
             }
             let code = standardCodes.first { c in
@@ -158,11 +160,11 @@ public enum ProfileFitter {
                 set: n + 1, illuminant: g.illuminant, illuminantXY: [r6(g.white.x), r6(g.white.y)], calibrationIlluminant: code,
                 files: g.files, patches: usable.count, neutralPatches: r.neutralPatches.map { g.ids[$0] },
                 cameraNeutral: [r6(r.neutral.x), r6(r.neutral.y), r6(r.neutral.z)],
-                colorMatrix: r.colorMatrix.m.map(r6), forwardMatrix: r.forwardMatrix.m.map(r6),
-                leastSquaresForwardMatrix: r.leastSquaresForwardMatrix.m.map(r6),
+                colorMatrix: r.colorMatrix.m.map(r6), forwardMatrix: r.forwardMatrix?.m.map(r6),
+                leastSquaresForwardMatrix: r.leastSquaresForwardMatrix?.m.map(r6),
                 leastSquares: summary(r.leastSquaresDeltaE), fitted: summary(r.fittedDeltaE), iterations: r.iterations))
         }
-        let report = ProfileFitReport(tool: "Darkroom \(DarkroomVersion.string)", method: ProfileFitReport.methodText(refine: o.refine),
+        let report = ProfileFitReport(tool: "Darkroom \(DarkroomVersion.string)", method: ProfileFitReport.methodText(refine: o.refine, forwardMatrix: o.forwardMatrix),
                                       reference: reference.name, profileName: profile.name ?? "", uniqueCameraModel: model,
                                       profile: o.outputPath, sets: sets)
         return (profile, model, report)
