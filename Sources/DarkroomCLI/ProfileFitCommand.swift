@@ -44,6 +44,9 @@ struct ProfileFitCommand: ParsableCommand {
     @Flag(name: .customLong("least-squares-only"), help: "Skip the ΔE2000 refinement (white-preserving least squares only).")
     var leastSquaresOnly = false
 
+    @Flag(name: .customLong("hue-sat-map"), help: "Also fit ProfileHueSatMapData1/2 (18 hues × 3 saturations, regularised least squares on the matrices' residual hue, saturation and value).")
+    var hueSatMap = false
+
     @Flag(name: .customLong("no-forward-matrix"), help: "Fit ColorMatrix1/2 only (camera → XYZ through Bradford, no ForwardMatrix): extrapolates better to far illuminants for strongly non-Luther cameras.")
     var noForwardMatrix = false
 
@@ -83,6 +86,7 @@ struct ProfileFitCommand: ParsableCommand {
         o.profileName = profileName
         o.refine = !leastSquaresOnly
         o.forwardMatrix = !noForwardMatrix
+        o.hueSatMap = hueSatMap
         guard (0...1024).contains(threads) else { throw ValidationError("--threads: expected 0…1024 (got \(threads))") }
         o.threads = threads
         o.overwrite = overwrite

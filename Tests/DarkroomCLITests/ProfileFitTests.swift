@@ -86,6 +86,43 @@ struct ProfileFitTests {
         }
     }
 
+    /// `--hue-sat-map`: the table improves the in-sample fit, compare's `hue-sat-map` stage
+    /// reproduces the report's number (the table applied as the renderer applies it), and under the
+    /// third illuminant (D50, tables interpolated like the matrices) the profile still beats the
+    /// file's own matrices. The table round-trips through the DCP (FLOAT data).
+    @Test func hueSatMapImprovesTheFit() throws {
+        let dir = TestSupport.tempDirectory()
+        defer { TestSupport.cleanup(dir) }
+        let a = try Self.shoot(dir, "fit", "A", poor: false), d65 = try Self.shoot(dir, "fit", "D65", poor: false)
+        var o = ProfileFitOptions(files: [a.path, d65.path], outputPath: dir + "/hsm.dcp")
+        o.illuminants = [.standard("A"), .standard("D65")]
+        o.chart = .corners(CompareTests.corners(a.chart))
+        o.hueSatMap = true
+        let report = try ProfileFitter.run(o)
+        for s in report.sets {
+            let h = try #require(s.hueSatMap)
+            print("profile fit D5100 + HueSatMap in-sample \(s.illuminant): matrices \(s.fitted.mean), + table \(h.mean) (max \(h.max))")
+            #expect(h.mean < s.fitted.mean - 0.1)
+        }
+        let back = try ProfileLibrary.readDCP(path: o.outputPath).profile
+        #expect(back.hueSatMapDims == [HueSatMapFit.hueDivisions, HueSatMapFit.saturationDivisions, 1])
+        #expect(back.hueSatMapData1?.count == HueSatMapFit.hueDivisions * HueSatMapFit.saturationDivisions * 3)
+
+        var c = CompareOptions(files: [a.path], outputDirectory: "")
+        c.profiles = [o.outputPath]
+        c.chart = .corners(CompareTests.corners(a.chart))
+        c.illuminants = [.standard("A")]
+        let run = try #require(try CompareRunner.run(c, reference: .colorChecker24).runs.first)
+        #expect(run.stages.map(\.stage) == ["matrix", "hue-sat-map"])
+        let table = try #require(report.sets[0].hueSatMap)
+        #expect(abs(run.stages[1].summary.mean - table.mean) < 0.02, "compare \(run.stages[1].summary.mean) vs report \(table.mean)")
+
+        let shot = try Self.shoot(dir, "eval", "D50", poor: false)
+        let e = try Self.evaluate(shot.path, chart: shot.chart, profile: o.outputPath, illuminant: "D50")
+        print("profile fit D5100 + HueSatMap under D50: file's own \(e.own), fitted \(e.fitted)")
+        #expect(e.fitted <= e.own)
+    }
+
     /// The written profile reads back through our DCP reader with the report's matrices, and
     /// exiftool (an independent reader; skipped when it is not installed) reads the same tags.
     @Test func writtenProfileIsReadByExiftool() throws {

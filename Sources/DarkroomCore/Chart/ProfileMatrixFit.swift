@@ -58,6 +58,9 @@ public enum ProfileMatrixFit {
         public var leastSquaresDeltaE: [Double]
         public var fittedDeltaE: [Double]
         public var iterations: Int
+        /// Every patch's measured XYZ D50 through the final matrices, scaled like `fittedDeltaE`
+        /// (white patch Y = its reference Y): what a HueSatMap fit starts from.
+        public var fittedXYZD50: [SIMD3<Double>] = []
     }
 
     /// Why a set could not be fitted.
@@ -170,9 +173,11 @@ public enum ProfileMatrixFit {
             }
         }
         let fmQ = quantised(fm)
-        return Result(colorMatrix: cm, forwardMatrix: fmQ, leastSquaresForwardMatrix: quantised(lsFM), neutral: neutral, exposure: e,
-                      neutralPatches: neutrals, whitePatch: whitePatch,
-                      leastSquaresDeltaE: lsDeltaE, fittedDeltaE: errors(fmQ, balanced(neutral)), iterations: iterations)
+        var result = Result(colorMatrix: cm, forwardMatrix: fmQ, leastSquaresForwardMatrix: quantised(lsFM), neutral: neutral, exposure: e,
+                            neutralPatches: neutrals, whitePatch: whitePatch,
+                            leastSquaresDeltaE: lsDeltaE, fittedDeltaE: errors(fmQ, balanced(neutral)), iterations: iterations)
+        result.fittedXYZD50 = normalisedXYZ(fmQ, balanced(neutral), reference: reference, whitePatch: whitePatch)
+        return result
     }
 
     /// The ColorMatrix-only fit (see `fit`'s `forwardMatrix: false`), from the white-preserving
@@ -212,9 +217,18 @@ public enum ProfileMatrixFit {
         }
         guard let fitted = errors(cm) else { throw .singular(what: "ColorMatrix") }
         let cmWhite = cm * w
-        return Result(colorMatrix: cm, forwardMatrix: nil, leastSquaresForwardMatrix: nil, neutral: cmWhite / cmWhite.max(), exposure: e,
-                      neutralPatches: neutrals, whitePatch: whitePatch, leastSquaresDeltaE: lsDeltaE, fittedDeltaE: fitted,
-                      iterations: iterations)
+        var result = Result(colorMatrix: cm, forwardMatrix: nil, leastSquaresForwardMatrix: nil, neutral: cmWhite / cmWhite.max(), exposure: e,
+                            neutralPatches: neutrals, whitePatch: whitePatch, leastSquaresDeltaE: lsDeltaE, fittedDeltaE: fitted,
+                            iterations: iterations)
+        if let inverse = cm.inverse { result.fittedXYZD50 = normalisedXYZ(toD50 * inverse, camera, reference: reference, whitePatch: whitePatch) }
+        return result
+    }
+
+    /// k · M · v for every patch, k = reference Y / measured Y of `whitePatch`.
+    static func normalisedXYZ(_ m: Matrix3, _ values: [SIMD3<Double>], reference: [SIMD3<Double>], whitePatch: Int) -> [SIMD3<Double>] {
+        let white = m * values[whitePatch]
+        let k = white.y > 0 ? reference[whitePatch].y / white.y : 1
+        return values.map { k * (m * $0) }
     }
 
     /// The patches a fit uses: usable, camera RGB non-negative and not black.

@@ -10,8 +10,8 @@ import Foundation
 /// Tags written (when the profile has them): UniqueCameraModel, ProfileName,
 /// CalibrationIlluminant1/2 (SHORT), IlluminantData1/2 (DNG 1.6, x-y kind, for illuminant 255),
 /// ColorMatrix1/2 and ForwardMatrix1/2 (SRATIONAL, denominator 10000, so values are rounded to
-/// 1e-4), ProfileEmbedPolicy, ProfileCopyright, BaselineExposureOffset. HueSatMap, LookTable and
-/// ProfileToneCurve are not written (their FLOAT fields are not part of this writer yet): a
+/// 1e-4), ProfileHueSatMapDims (LONG) and ProfileHueSatMapData1/2 (FLOAT), ProfileEmbedPolicy,
+/// ProfileCopyright, BaselineExposureOffset. LookTable and ProfileToneCurve are not written yet: a
 /// profile holding them is refused rather than written without them.
 public enum DCPWriter {
     /// Why a profile cannot be written.
@@ -29,8 +29,15 @@ public enum DCPWriter {
 
     /// The profile file's bytes.
     public static func bytes(_ p: CameraProfile, uniqueCameraModel: String?) throws(Failure) -> [UInt8] {
-        guard p.hueSatMapDims == nil, p.lookTableDims == nil, p.toneCurve == nil else {
-            throw .unsupported(reason: "HueSatMap, LookTable and ProfileToneCurve are not written by this writer")
+        guard p.lookTableDims == nil, p.toneCurve == nil else {
+            throw .unsupported(reason: "LookTable and ProfileToneCurve are not written by this writer")
+        }
+        if let d = p.hueSatMapDims {
+            let n = d.count == 3 && d.allSatisfy({ (1...256).contains($0) }) ? d[0] * d[1] * d[2] * 3 : -1
+            guard n > 0, p.hueSatMapData1.map({ $0.count == n && $0.allSatisfy(\.isFinite) }) ?? false,
+                  p.hueSatMapData2.map({ $0.count == n && $0.allSatisfy(\.isFinite) }) ?? true else {
+                throw .unsupported(reason: "ProfileHueSatMapDims \(d) do not fit the HueSatMap data")
+            }
         }
         guard p.colorMatrix1 != nil else { throw .unsupported(reason: "no ColorMatrix1") }
         let matrices = [p.colorMatrix1, p.colorMatrix2, p.forwardMatrix1, p.forwardMatrix2].compactMap { $0 }
@@ -48,6 +55,13 @@ public enum DCPWriter {
         for (tag, m) in [(TIFFTag.colorMatrix1, p.colorMatrix1), (TIFFTag.colorMatrix2, p.colorMatrix2),
                          (TIFFTag.forwardMatrix1, p.forwardMatrix1), (TIFFTag.forwardMatrix2, p.forwardMatrix2)] {
             if let m { ifd.add(tag, type: 10, count: 9, m.m.flatMap(srational)) }
+        }
+        if let d = p.hueSatMapDims {
+            ifd.add(TIFFTag.profileHueSatMapDims, type: 4, count: 3, d.flatMap { le32(UInt32(clamping: $0)) })
+            for (tag, data) in [(TIFFTag.profileHueSatMapData1, p.hueSatMapData1), (TIFFTag.profileHueSatMapData2, p.hueSatMapData2)] {
+                if let data { ifd.add(tag, type: 11, count: data.count, data.flatMap { le32($0.bitPattern) }) }
+            }
+            if p.hueSatMapEncoding != 0 { ifd.add(TIFFTag.profileHueSatMapEncoding, type: 4, count: 1, le32(UInt32(clamping: p.hueSatMapEncoding))) }
         }
         if let v = p.baselineExposureOffset { ifd.add(TIFFTag.baselineExposureOffset, type: 10, count: 1, srational(v)) }
         ifd.add(TIFFTag.profileEmbedPolicy, type: 4, count: 1, le32(UInt32(clamping: p.embedPolicy ?? 0)))

@@ -20,6 +20,8 @@ public struct ProfileFitOptions: Sendable {
     public var refine = true
     /// False: ColorMatrix1/2 only, no ForwardMatrix (`--no-forward-matrix`; `ProfileMatrixFit`).
     public var forwardMatrix = true
+    /// Also fit ProfileHueSatMapData1/2 (`--hue-sat-map`; `HueSatMapFit`).
+    public var hueSatMap = false
 
     public init(files: [String], outputPath: String) { self.files = files; self.outputPath = outputPath }
 
@@ -142,14 +144,40 @@ public enum ProfileFitter {
                 guard let w = ColorMath.lightSourceWhite(c) else { return false }
                 return abs(w.x - g.white.x) < 0.0015 && abs(w.y - g.white.y) < 0.0015
             } ?? 255
+            let usable = ProfileMatrixFit.usableIndices(g.patches)
+            // The HueSatMap: from the matrices' result toward the reference, in linear ProPhoto.
+            var table: [Float]?
+            var tableDeltaE: [Double]?
+            if o.hueSatMap {
+                let toProPhoto = OutputColorSpace.prophotoLinear.xyzD50ToLinearRGB, fromProPhoto = OutputColorSpace.prophotoLinear.linearRGBToXYZD50
+                let measured = usable.map { toProPhoto * r.fittedXYZD50[$0] }
+                let target = usable.map { toProPhoto * g.patches[$0].referenceXYZD50 }
+                let data = HueSatMapFit.fit(measured: measured, target: target)
+                if let t = ProfileRenderTables.Table(dims: [HueSatMapFit.hueDivisions, HueSatMapFit.saturationDivisions, 1], data: data, encoding: 0) {
+                    var after = [SIMD3<Double>](repeating: .zero, count: g.patches.count)
+                    for i in usable {
+                        let p = toProPhoto * r.fittedXYZD50[i]
+                        let v = t.apply(SIMD3<Float>(Float(p.x), Float(p.y), Float(p.z)))
+                        after[i] = fromProPhoto * SIMD3(Double(v.x), Double(v.y), Double(v.z))
+                    }
+                    let k = after[r.whitePatch].y > 0 ? g.patches[r.whitePatch].referenceXYZD50.y / after[r.whitePatch].y : 1
+                    var de = [Double](repeating: 0, count: g.patches.count)
+                    for i in usable {
+                        de[i] = ColorMath.ciede2000(ColorMath.xyzToLab(g.patches[i].referenceXYZD50), ColorMath.xyzToLab(k * after[i]))
+                    }
+                    table = data; tableDeltaE = de
+                }
+            }
             if n == 0 {
                 profile.calibrationIlluminant1 = code; profile.colorMatrix1 = r.colorMatrix; profile.forwardMatrix1 = r.forwardMatrix
                 if code == 255 { profile.illuminantData1 = g.white }
+                profile.hueSatMapData1 = table
             } else {
                 profile.calibrationIlluminant2 = code; profile.colorMatrix2 = r.colorMatrix; profile.forwardMatrix2 = r.forwardMatrix
                 if code == 255 { profile.illuminantData2 = g.white }
+                profile.hueSatMapData2 = table
             }
-            let usable = ProfileMatrixFit.usableIndices(g.patches)
+            if table != nil { profile.hueSatMapDims = [HueSatMapFit.hueDivisions, HueSatMapFit.saturationDivisions, 1] }
             func summary(_ v: [Double]) -> ProfileFitReport.Summary {
                 let s = DifferenceSummary(usable.map { v[$0] })
                 let r6 = CompareReport.r6
@@ -162,7 +190,8 @@ public enum ProfileFitter {
                 cameraNeutral: [r6(r.neutral.x), r6(r.neutral.y), r6(r.neutral.z)],
                 colorMatrix: r.colorMatrix.m.map(r6), forwardMatrix: r.forwardMatrix?.m.map(r6),
                 leastSquaresForwardMatrix: r.leastSquaresForwardMatrix?.m.map(r6),
-                leastSquares: summary(r.leastSquaresDeltaE), fitted: summary(r.fittedDeltaE), iterations: r.iterations))
+                leastSquares: summary(r.leastSquaresDeltaE), fitted: summary(r.fittedDeltaE),
+                hueSatMap: tableDeltaE.map(summary), iterations: r.iterations))
         }
         let report = ProfileFitReport(tool: "Darkroom \(DarkroomVersion.string)", method: ProfileFitReport.methodText(refine: o.refine, forwardMatrix: o.forwardMatrix),
                                       reference: reference.name, profileName: profile.name ?? "", uniqueCameraModel: model,
@@ -187,7 +216,9 @@ public enum ProfileFitter {
         do {
             let back = try ProfileLibrary.readDCP(path: o.outputPath).profile
             guard back.colorMatrix1 == profile.colorMatrix1, back.colorMatrix2 == profile.colorMatrix2,
-                  back.forwardMatrix1 == profile.forwardMatrix1, back.forwardMatrix2 == profile.forwardMatrix2 else {
+                  back.forwardMatrix1 == profile.forwardMatrix1, back.forwardMatrix2 == profile.forwardMatrix2,
+                  back.hueSatMapDims == profile.hueSatMapDims, back.hueSatMapData1 == profile.hueSatMapData1,
+                  back.hueSatMapData2 == profile.hueSatMapData2 else {
                 throw ProfileFitter.Failure.write(path: o.outputPath, reason: "the written profile does not read back with the fitted matrices")
             }
         } catch let e as ProfileFitter.Failure { throw e } catch { throw .write(path: o.outputPath, reason: "\(error)") }
