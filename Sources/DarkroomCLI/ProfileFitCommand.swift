@@ -102,7 +102,8 @@ struct ProfileFitCommand: ParsableCommand {
             for s in report.sets {
                 let stats = String(format: "in-sample mean ΔE2000 %.3f, max %.3f (least squares %.3f, max %.3f)",
                                    s.fitted.mean, s.fitted.max, s.leastSquares.mean, s.leastSquares.max)
-                Console.out("set \(s.set) \(s.illuminant): \(stats)")
+                let table = s.hueSatMap.map { String(format: "; + HueSatMap mean %.3f, max %.3f", $0.mean, $0.max) } ?? ""
+                Console.out("set \(s.set) \(s.illuminant): \(stats)\(table)")
             }
             Console.out(o.outputPath)
         } catch {

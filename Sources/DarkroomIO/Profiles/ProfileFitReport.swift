@@ -83,10 +83,10 @@ public struct ProfileFitReport: Sendable, Codable, Equatable {
             s += "  ColorMatrix\(set.set)   \(matrix(set.colorMatrix))\n"
             if let fm = set.forwardMatrix { s += "  ForwardMatrix\(set.set) \(matrix(fm))\n" }
             s += "  in-sample ΔE2000 least squares: mean \(f(set.leastSquares.mean)) max \(f(set.leastSquares.max))\n"
+            s += "  in-sample ΔE2000 fitted:        mean \(f(set.fitted.mean)) median \(f(set.fitted.median)) p90 \(f(set.fitted.p90)) max \(f(set.fitted.max)) (worst \(set.fitted.worst.joined(separator: " ")))\n"
             if let h = set.hueSatMap {
                 s += "  in-sample ΔE2000 + HueSatMap:   mean \(f(h.mean)) median \(f(h.median)) p90 \(f(h.p90)) max \(f(h.max)) (worst \(h.worst.joined(separator: " ")))\n"
             }
-            s += "  in-sample ΔE2000 fitted:        mean \(f(set.fitted.mean)) median \(f(set.fitted.median)) p90 \(f(set.fitted.p90)) max \(f(set.fitted.max)) (worst \(set.fitted.worst.joined(separator: " ")))\n"
         }
         return s
     }
