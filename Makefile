@@ -5,7 +5,8 @@ SWIFT ?= swift
 export DARKROOM_PORTABLE
 # C libraries (system-library targets, found with pkg-config) and the tools tests read outputs back with.
 APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev xxhash \
-                libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl
+                libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
+                libopenexr-dev openexr chromium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
@@ -148,7 +149,8 @@ samples: build
 	$(BIN) make-samples -o Samples
 
 # Regenerate the README's pictures (Samples/*.png, renders of our synthetic scenes; ReadmePictureTests
-# checks the committed ones against fresh renders in every `make test`).
+# checks the committed ones against fresh renders in every `make test`; CompareReadmePictureTests, which
+# the same filter runs, rewrites compare's example Samples/compare-ab.svg and compare-swatches.png).
 pictures: deps swift
 	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter ReadmePictureTests
 

@@ -41,6 +41,7 @@ let package = Package(
         .systemLibrary(name: "CJXL", pkgConfig: "libjxl", providers: [.apt(["libjxl-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
+        .systemLibrary(name: "COpenEXR", pkgConfig: "OpenEXR", providers: [.apt(["libopenexr-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
         // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
@@ -58,7 +59,7 @@ let package = Package(
         .target(
             name: "DarkroomIO",
             dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL",
-                           .product(name: "Crypto", package: "swift-crypto")]
+                           "COpenEXR", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "DarkroomBatch", dependencies: [
             "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
@@ -90,7 +91,7 @@ let package = Package(
         .target(name: "DarkroomFuzzBodies", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO"],
                 path: "Tests/Fuzz/Bodies"),
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib", "DarkroomTestSupport"],
+        .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib", "COpenEXR", "DarkroomTestSupport"],
                     exclude: ["SDKReference"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch", "DarkroomTestSupport"]),

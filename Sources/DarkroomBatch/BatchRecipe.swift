@@ -77,6 +77,13 @@ public struct BatchRecipe: Sendable, Equatable {
         if r.formats == [.jpeg] && r.develop.bitsPerSample == 16 {
             throw fail("bit-depth", "JPEG is 8-bit; use --format tiff or heif for --bit-depth 16")
         }
+        if r.develop.bitsPerSample == 32 || r.formats.contains(.exr) {
+            // Float outputs come from one float render: only EXR and 32-bit TIFF can share it.
+            if let other = r.formats.first(where: { $0 != .exr && !($0 == .tiff && r.develop.bitsPerSample == 32) }) {
+                throw fail(r.develop.bitsPerSample == 32 ? "bit-depth" : "format",
+                           "\(other.rawValue) cannot be written from the float render of --format exr / --bit-depth 32 (float outputs: exr, and tiff with --bit-depth 32)")
+            }
+        }
         if let cfa = r.bayerCFA {
             guard let size = r.bayerSize else { throw fail("bayer", "needs --size WIDTHxHEIGHT") }
             let bits = r.bayerBits ?? 14

@@ -275,6 +275,7 @@ public enum OutputCheck {
         case .jpeg: return head[0] == 0xFF && head[1] == 0xD8 && tail == [0xFF, 0xD9]
         case .tiff: return head[0..<4] == [0x49, 0x49, 0x2A, 0x00] || head[0..<4] == [0x4D, 0x4D, 0x00, 0x2A]
         case .heif: return head[4..<8] == [0x66, 0x74, 0x79, 0x70]
+        case .exr: return head[0..<4] == [0x76, 0x2F, 0x31, 0x01]
         case nil: return true
         }
     }

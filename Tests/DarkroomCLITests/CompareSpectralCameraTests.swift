@@ -11,18 +11,20 @@ import Testing
 @Suite("Compare spectral camera")
 struct CompareSpectralCameraTests {
     /// Raw response of patch `i` (or the perfect diffuser for nil) under `illuminant`.
-    static func response(_ i: Int?, _ illuminant: SampledSpectrum) -> SIMD3<Double> {
+    typealias Sensitivities = (red: SampledSpectrum, green: SampledSpectrum, blue: SampledSpectrum)
+    static func response(_ i: Int?, _ illuminant: SampledSpectrum, camera: Sensitivities = CameraSensitivities.nikonD5100) -> SIMD3<Double> {
         let r = i.map(ColorCheckerClassic.reflectance) ?? SampledSpectrum(values: [Double](repeating: 1, count: 81))
-        return CameraSensitivities.response(CameraSensitivities.nikonD5100, reflectance: r, illuminant: illuminant)
+        return CameraSensitivities.response(camera, reflectance: r, illuminant: illuminant)
     }
 
-    /// The least-squares XYZ → camera matrix over the 24 patches (XYZ under the illuminant itself).
-    static func fitColorMatrix(_ illuminant: SampledSpectrum) -> Matrix3 {
+    /// The least-squares XYZ → camera matrix over `patches` (default all 24; XYZ under the illuminant itself).
+    static func fitColorMatrix(_ illuminant: SampledSpectrum, patches: [Int] = Array(0..<24),
+                               camera: Sensitivities = CameraSensitivities.nikonD5100) -> Matrix3 {
         var a = Matrix3([0, 0, 0, 0, 0, 0, 0, 0, 0])
         var b = [SIMD3<Double>](repeating: .zero, count: 3)
-        for i in 0..<24 {
+        for i in patches {
             let xyz = Spectral.xyz(reflectance: ColorCheckerClassic.reflectance(i), illuminant: illuminant)
-            let cam = response(i, illuminant)
+            let cam = response(i, illuminant, camera: camera)
             for r in 0..<3 { for c in 0..<3 { a[r, c] += xyz[r] * xyz[c] } }
             for ch in 0..<3 { b[ch] += xyz * cam[ch] }
         }
@@ -35,17 +37,18 @@ struct CompareSpectralCameraTests {
 
     /// A chart DNG shot under `illuminant` (`spectrum`): the SyntheticChart geometry and raw
     /// encoding, this camera's responses (white at 85 % of clipping), ColorMatrix1/2 fitted under A
-    /// and D65.
-    static func write(to path: String, white: Chromaticity, spectrum: SampledSpectrum) throws -> (SyntheticChart, RawImage) {
+    /// and D65 (or `colorMatrices`, for a file whose own matrices are poor).
+    static func write(to path: String, white: Chromaticity, spectrum: SampledSpectrum,
+                      colorMatrices: (Matrix3, Matrix3)? = nil, camera: Sensitivities = CameraSensitivities.nikonD5100) throws -> (SyntheticChart, RawImage) {
         let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: white)
         var m = chart.metadata
-        m.profile?.colorMatrix1 = q(fitColorMatrix(Spectral.illuminantA))
-        m.profile?.colorMatrix2 = q(fitColorMatrix(Spectral.d65))
+        m.profile?.colorMatrix1 = q(colorMatrices?.0 ?? fitColorMatrix(Spectral.illuminantA, camera: camera))
+        m.profile?.colorMatrix2 = q(colorMatrices?.1 ?? fitColorMatrix(Spectral.d65, camera: camera))
         m.profile?.name = "Fitted D5100"
-        let whiteResponse = response(nil, spectrum)
+        let whiteResponse = response(nil, spectrum, camera: camera)
         let k = 0.85 / whiteResponse.max()
         m.asShotNeutral = [whiteResponse.x, whiteResponse.y, whiteResponse.z].map { (($0 / whiteResponse.max()) * 10000).rounded() / 10000 }
-        let values = (0..<24).map { k * response($0, spectrum) }
+        let values = (0..<24).map { k * response($0, spectrum, camera: camera) }
         let surround = k * 0.03 * whiteResponse
         let blacks = chart.blackLevels.map(Double.init), top = Double(chart.whiteLevel)
         var index = [Int](repeating: -1, count: chart.width * chart.height)

@@ -146,10 +146,10 @@ extension RecipeSchema {
               parser: { raw in .number(try number(raw, 0.25...64)) },
               applier: { v, r in if let x = v.number { r.develop.toneShoulder = x } },
               reader: { .number($0.develop.toneShoulder) }),
-        integer("bit-depth", .develop, .pixels, 8...16, value: "bits", default: "8",
-                help: "Bits per sample for TIFF/HEIF output (JPEG is always 8).", allowed: "8 | 16",
+        integer("bit-depth", .develop, .pixels, 8...32, value: "bits", default: "8",
+                help: "Bits per sample for TIFF/HEIF output (JPEG is always 8). 32: float TIFF, linear (the render before its transfer function and quantisation, in the colour space's linear variant, not clipped; the tone curve as --tone says: linear for numerical work). EXR is half unless 32.", allowed: "8 | 16 | 32",
                 apply: { v, r in r.develop.bitsPerSample = v }, read: { $0.develop.bitsPerSample })
-            .restricted { v in guard v == .int(8) || v == .int(16) else { throw Reason("must be 8 or 16") } },
+            .restricted { v in guard v == .int(8) || v == .int(16) || v == .int(32) else { throw Reason("must be 8, 16 or 32") } },
         toggle("dither", .develop, .pixels, default: true, help: "Dither 8-bit output (false rounds to nearest).",
                apply: { b, r in r.develop.dither = b }, read: { $0.develop.dither }),
         toggle("crop", .develop, .pixels, default: true, help: "Apply DefaultCrop.",
@@ -184,7 +184,7 @@ extension RecipeSchema {
     static let output: [Entry] = [
         Entry(key: "format", scope: .output, effect: .naming, flagKind: .text, valueName: "formats",
               allowed: "a list of " + OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") + " (or jpg, heic, tif)",
-              defaultText: "jpeg", help: "Output formats (comma-separated, or a YAML list); several formats come from one decode and render. Recorded per output, not in the recipe hash.",
+              defaultText: "jpeg", help: "Output formats (comma-separated, or a YAML list); several formats come from one decode and render. exr: OpenEXR, linear float (half; float32 with --bit-depth 32) with its chromaticities. Recorded per output, not in the recipe hash.",
               hashing: .resolved,
               parser: { raw in .list(try choices(raw, OutputFormat.allCases.map(\.rawValue), aliases: formatAliases, allowEmpty: false)) },
               applier: { v, r in if let l = v.list { r.formats = l.compactMap(OutputFormat.init(rawValue:)); r.export.format = r.formats.first ?? .jpeg } },

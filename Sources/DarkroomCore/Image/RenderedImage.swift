@@ -56,12 +56,16 @@ public struct AuxiliaryPlane: Sendable, Equatable {
 public struct RenderedImage: Sendable {
     public var width: Int
     public var height: Int
-    /// 8 or 16.
+    /// 8, 16, or 32 (float: `pixels32`).
     public var bitsPerSample: Int
     /// Interleaved RGB when `bitsPerSample == 8` (`width * height * 3`), else empty.
     public var pixels8: [UInt8]
     /// Interleaved RGB when `bitsPerSample == 16`, else empty.
     public var pixels16: [UInt16]
+    /// Interleaved RGB when `bitsPerSample == 32`, else empty: the render before its transfer
+    /// function and quantisation — linear, in the output space's primaries, not clipped to 0…1
+    /// (a non-finite value is written as 0).
+    public var pixels32: [Float] = []
     /// Name of the output colour space (e.g. "srgb", "p3", "p3-linear").
     public var colorSpaceName: String
     /// The ICC profile to embed.

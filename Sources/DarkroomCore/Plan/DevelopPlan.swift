@@ -97,8 +97,8 @@ public struct DevelopPlan: Sendable {
         guard recipe.tileSize >= 16, recipe.tileSize <= 8192 else {
             throw .invalidRecipe("tile size \(recipe.tileSize) is outside 16…8192")
         }
-        guard recipe.bitsPerSample == 8 || recipe.bitsPerSample == 16 else {
-            throw .invalidRecipe("bits per sample must be 8 or 16, not \(recipe.bitsPerSample)")
+        guard recipe.bitsPerSample == 8 || recipe.bitsPerSample == 16 || recipe.bitsPerSample == 32 else {
+            throw .invalidRecipe("bits per sample must be 8, 16 or 32, not \(recipe.bitsPerSample)")
         }
         if samplesPerPixel == 1 {
             guard let cfa = metadata.cfa else { throw .badLevels("mosaic image without a CFA pattern") }

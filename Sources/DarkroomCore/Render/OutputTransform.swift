@@ -80,7 +80,7 @@ struct OutputTransform: Sendable {
             useFine = false
             let t = transfer
             let n = OutputTransform.lut16Size
-            lut16 = isLinear ? [] : (0...n).map { i in Float(t.encode(Double(i) / Double(n)) * 65535) }
+            lut16 = isLinear || bits == 32 ? [] : (0...n).map { i in Float(t.encode(Double(i) / Double(n)) * 65535) }
         }
     }
 
@@ -255,6 +255,14 @@ struct OutputTransform: Sendable {
                             d[o] = quantise16(r[l], l16)
                             d[o + 1] = quantise16(g[l], l16)
                             d[o + 2] = quantise16(b[l], l16)
+                        }
+                    } else if let d = sink.p32 {
+                        // Float output: the linear values themselves (non-finite → 0).
+                        for l in 0..<n {
+                            let o = ((oy + l * stepY) * outW + ox + l * stepX) * 3
+                            d[o] = r[l].isFinite ? r[l] : 0
+                            d[o + 1] = g[l].isFinite ? g[l] : 0
+                            d[o + 2] = b[l].isFinite ? b[l] : 0
                         }
                     }
                     x += Lanes.count

@@ -20,6 +20,7 @@ public enum TileRenderer {
         // Every output sample is written by exactly one tile, so the buffers need no zero-fill.
         var out8: [UInt8] = bits == 8 ? .uninitialized(count: outW * outH * 3) : []
         var out16: [UInt16] = bits == 16 ? .uninitialized(count: outW * outH * 3) : []
+        var out32: [Float] = bits == 32 ? .uninitialized(count: outW * outH * 3) : []
 
         let encoder = OutputTransform(plan: plan)
         let kernel: (any DemosaicKernel)? = plan.samplesPerPixel == 1 ? plan.recipe.demosaic.makeKernel() : nil
@@ -28,9 +29,11 @@ public enum TileRenderer {
 
         out8.withUnsafeMutableBufferPointer { b8 in
         out16.withUnsafeMutableBufferPointer { b16 in
+        out32.withUnsafeMutableBufferPointer { b32 in
         raw.pixels.withUnsafeBufferPointer { srcBuffer in
             // (An empty array's buffer may still have a non-nil base address: decide by bit depth.)
-            let sink = OutputSink(p8: bits == 8 ? b8.baseAddress : nil, p16: bits == 16 ? b16.baseAddress : nil, width: outW)
+            let sink = OutputSink(p8: bits == 8 ? b8.baseAddress : nil, p16: bits == 16 ? b16.baseAddress : nil,
+                                  p32: bits == 32 ? b32.baseAddress : nil, width: outW)
             let encode = TileTarget.encode(encoder, sink)
             var source = TileSource.mosaic(srcBuffer)
 
@@ -64,10 +67,12 @@ public enum TileRenderer {
         }
         }
         }
+        }
         var image = RenderedImage(width: outW, height: outH, bitsPerSample: bits, pixels8: out8, pixels16: out16,
                                   colorSpaceName: plan.recipe.colorSpace.rawValue, iccProfile: [],
                                   exif: raw.metadata.exif)
-        if plan.recipe.thumbnailSize > 0 {
+        image.pixels32 = out32
+        if plan.recipe.thumbnailSize > 0 && bits != 32 {
             image.thumbnail = Thumbnailer.thumbnail(of: image, longSide: plan.recipe.thumbnailSize)
         }
         return image
@@ -96,6 +101,8 @@ public enum TileRenderer {
     struct OutputSink: @unchecked Sendable {
         let p8: UnsafeMutablePointer<UInt8>?
         let p16: UnsafeMutablePointer<UInt16>?
+        /// Float output (`bitsPerSample` 32): the values before transfer and quantisation.
+        let p32: UnsafeMutablePointer<Float>?
         let width: Int
     }
 

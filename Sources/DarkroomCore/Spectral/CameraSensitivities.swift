@@ -5,7 +5,8 @@
 /// Goodman & Mackiewicz, "Reference data set for camera spectral sensitivity estimation", JOSA A
 /// 32(3), 2015), as tabulated in the colour-science project
 /// (`colour/characterisation/datasets/cameras/dslr/sensitivities.py`, "Nikon 5100 (NPL)"),
-/// 380…780 nm every 5 nm, relative (green peak ≈ 1). Facts, not code.
+/// 380…780 nm every 5 nm, relative (green peak ≈ 1); and the Sigma SD Merrill from the same
+/// study and file (below). Facts, not code.
 public enum CameraSensitivities {
     /// Nikon D5100 red, green and blue channel sensitivities on `SampledSpectrum.grid`.
     public static let nikonD5100: (red: SampledSpectrum, green: SampledSpectrum, blue: SampledSpectrum) = (
@@ -57,6 +58,49 @@ public enum CameraSensitivities {
         0, 0.000165278, 0.000177553, 0, 2.43e-05, 6.18e-05,
         0.000262607, 0.000280505, 0,
         ]))
+
+    /// The Sigma SD Merrill (a Foveon X3 sensor: three stacked photodiodes with broad, heavily
+    /// overlapping sensitivities — far from Luther) measured by the NPL in the same study, as
+    /// tabulated in the same colour-science file ("Sigma SDMerill (NPL)"): 400…680 nm every 10 nm,
+    /// relative. `sigmaSDMerrill` moves them onto `SampledSpectrum.grid` by linear interpolation,
+    /// zero outside the measured range.
+    public static let sigmaSDMerrillTable: (red: [Double], green: [Double], blue: [Double]) = (
+        [
+            0.005621074406087, 0.00650335624511722, 0.0740791128914004, 0.0430229594629288, 0.0345095256224701,
+            0.0188915672343435, 0.007311076996802, 0.0454991512309602, 0.0567675292111168, 0.134195920659178,
+            0.164752689978376, 0.217126419786392, 0.306483438358244, 0.349845796148885, 0.443742581332593,
+            0.444888605281263, 0.478975756747026, 0.509502914810739, 0.592629093785305, 0.673833275606976,
+            0.714037714881065, 0.860007613114951, 0.898103028495652, 1.0, 0.994942133112452,
+            0.92085127736138, 0.181433116314253, 0.0063097879537275, 0.00528874383171553,
+        ],
+        [
+            0.00632809751263117, 0.00976180459591275, 0.0252717700826105, 0.0837511858531122, 0.14370381974361,
+            0.183611689308822, 0.40909478009953, 0.515955640861764, 0.601206646627055, 0.670316799801363,
+            0.752587471534758, 0.843813843689442, 0.901517245588127, 0.919750306687677, 0.967994290521578,
+            0.957252310640411, 0.952047918600474, 0.976280144583998, 0.972586243889558, 1.0,
+            0.969484527577774, 0.954413191248507, 0.933354358909213, 0.925714068336362, 0.884864395415034,
+            0.761651847416157, 0.140524370571505, 0.00414367215817646, 0.00183198958165669,
+        ],
+        [
+            0.162159424133079, 0.285498378046286, 0.396904310609021, 0.508310243171756, 0.622118472469488,
+            0.737421362457695, 0.94538036670138, 0.964414947702804, 1.0, 0.985980211884525,
+            0.98340266357529, 0.969692195670726, 0.942808174020798, 0.896642799180709, 0.884445902200419,
+            0.867918990715971, 0.833756795849084, 0.83204140240573, 0.800549563847782, 0.782895124746465,
+            0.739469530071918, 0.667186401749857, 0.620436278068167, 0.611160878769567, 0.551735561957106,
+            0.465388317445164, 0.0796190783672069, 0.000592444461072368, 0.00468563680483141,
+        ])
+    /// The Sigma SD Merrill's red, green and blue sensitivities on `SampledSpectrum.grid`.
+    public static let sigmaSDMerrill: (red: SampledSpectrum, green: SampledSpectrum, blue: SampledSpectrum) = {
+        func grid(_ v: [Double]) -> SampledSpectrum {
+            SampledSpectrum { λ in
+                let t = (λ - 400) / 10
+                guard t >= 0, t <= Double(v.count - 1) else { return 0 }
+                let i = min(Int(t), v.count - 2), f = t - Double(i)
+                return v[i] * (1 - f) + v[i + 1] * f
+            }
+        }
+        return (grid(sigmaSDMerrillTable.red), grid(sigmaSDMerrillTable.green), grid(sigmaSDMerrillTable.blue))
+    }()
 
     /// The raw response (R, G, B) of a camera with sensitivities `s` to a sample of reflectance
     /// `reflectance` under `illuminant`: Σ R(λ) S(λ) s_c(λ) / Σ S(λ) ȳ(λ) (on the scale of

@@ -6,7 +6,18 @@ import Foundation
 /// the reference a*b*, a line to the measured a*b*) and the split-patch swatch image
 /// (`swatches-N.png`, `SwatchPNG`). Self-contained (no scripts, no external resources) and
 /// deterministic: numbers are printed with fixed decimals.
+///
+/// Two colours are fixed so a screenshot can be checked (`CompareHTMLBrowserTests`): the ranking
+/// tables' header row is `rankingHeader` (white text), the plot's background `plotBackground`, and
+/// each measured point a `measuredMarker` dot.
 public enum CompareHTML {
+    /// The ranking tables' header band, "#rrggbb".
+    public static let rankingHeader = "1f4e9c"
+    /// The a*b* plot's background.
+    public static let plotBackground = "fdf3d8"
+    /// The measured a*b* points (the reference points are drawn in the patch's own colour).
+    public static let measuredMarker = "e6007e"
+
     /// The page; `swatch(i)` names run i's swatch image.
     public static func page(_ report: CompareReport, swatch: (Int) -> String) -> String {
         var h = """
@@ -16,7 +27,8 @@ public enum CompareHTML {
         body{font:14px/1.4 system-ui,sans-serif;margin:24px;color:#222;background:#fafafa}
         table{border-collapse:collapse;margin:8px 0 16px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}
         th{background:#eee}td.l,th.l{text-align:left}section{margin:24px 0;padding-top:8px;border-top:1px solid #ddd}
-        svg{background:#fff;border:1px solid #ccc}img{display:block;margin:8px 0}
+        svg{border:1px solid #ccc}img{display:block;margin:8px 0}
+        table.ranking th{background:#\(rankingHeader);color:#fff}
         </style></head><body>
         <h1>Profile comparison</h1>
         <p>Reference: \(esc(report.reference)); exposure normalisation: \(esc(report.normalisation)); \(esc(report.tool)).</p>
@@ -61,13 +73,14 @@ public enum CompareHTML {
         func px(_ a: Double) -> String { f(half + a / extent * half, 1) }
         func py(_ b: Double) -> String { f(half - b / extent * half, 1) }
         var s = "<svg class=\"ab\" xmlns=\"http://www.w3.org/2000/svg\" width=\"360\" height=\"360\" viewBox=\"0 0 360 360\">"
+        s += "<rect width=\"360\" height=\"360\" fill=\"#\(plotBackground)\"/>"
         s += "<line x1=\"0\" y1=\"180\" x2=\"360\" y2=\"180\" stroke=\"#bbb\"/><line x1=\"180\" y1=\"0\" x2=\"180\" y2=\"360\" stroke=\"#bbb\"/>"
         s += "<text x=\"352\" y=\"174\" text-anchor=\"end\" font-size=\"11\">a* ±\(f(extent, 0))</text><text x=\"186\" y=\"12\" font-size=\"11\">b*</text>"
         for p in patches {
             let (ra, rb, ma, mb) = (p.referenceLab[1], p.referenceLab[2], p.measuredLab[1], p.measuredLab[2])
             s += "<line x1=\"\(px(ra))\" y1=\"\(py(rb))\" x2=\"\(px(ma))\" y2=\"\(py(mb))\" stroke=\"#222\" stroke-width=\"1.5\"/>"
             s += "<circle cx=\"\(px(ra))\" cy=\"\(py(rb))\" r=\"5\" fill=\"#\(p.referenceSRGB)\" stroke=\"#222\"><title>\(esc(p.id)) \(esc(p.name)): ΔE00 \(f(p.deltaE2000))</title></circle>"
-            s += "<circle cx=\"\(px(ma))\" cy=\"\(py(mb))\" r=\"2\" fill=\"#222\"/>"
+            s += "<circle cx=\"\(px(ma))\" cy=\"\(py(mb))\" r=\"3\" fill=\"#\(measuredMarker)\"/>"
         }
         return s + "</svg>"
     }

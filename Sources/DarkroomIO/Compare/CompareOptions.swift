@@ -28,6 +28,10 @@ public struct CompareOptions: Sendable {
     public var threads = 0
     /// Demosaic of the render.
     public var demosaic: DemosaicAlgorithm = .default
+    /// Replaces the illuminant's white balance for the measurement (`profile fit` uses the camera
+    /// neutral (1, 1, 1), so no patch clips because of a poor profile's white balance). The colour
+    /// stages still use the plan's own balance; only camera RGB is meaningful then.
+    public var measurementWhiteBalance: WhiteBalanceSpec?
 
     public init(files: [String], outputDirectory: String) {
         self.files = files; self.outputDirectory = outputDirectory

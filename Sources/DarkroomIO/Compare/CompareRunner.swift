@@ -54,7 +54,7 @@ public enum CompareRunner {
                     recipe.tone = .linear
                     recipe.colorSpace = .prophotoLinear
                     recipe.bitsPerSample = 16
-                    recipe.whiteBalance = illuminant.whiteBalance(spectrum: spectrum)
+                    recipe.whiteBalance = options.measurementWhiteBalance ?? illuminant.whiteBalance(spectrum: spectrum)
                     recipe.threads = options.threads
                     recipe.demosaic = options.demosaic
                     recipe.thumbnailSize = 0

@@ -235,6 +235,13 @@ struct LibTIFFWriter: ~Copyable {
         try Self.check(ok, what)
     }
 
+    /// Sets `tag` to one integer passed by value, whatever count libtiff declares (SampleFormat
+    /// is declared with a variable count but set with a single value applied to every sample).
+    func setScalar(_ tag: UInt16, _ value: UInt32) throws(TIFFError) {
+        let ok = withVaList([value]) { TIFFVSetField(tif, UInt32(tag), $0) }
+        try Self.check(ok, "set \(TIFFTag.name(tag))")
+    }
+
     /// Sets an ASCII `tag` unless `text` is nil or empty (optional EXIF-like fields).
     func set(_ tag: UInt16, ascii text: String?) throws(TIFFError) {
         guard let text, !text.isEmpty else { return }

@@ -3,9 +3,9 @@ import Foundation
 
 /// Output container.
 public enum OutputFormat: String, Sendable, Codable, CaseIterable {
-    case jpeg, heif, tiff
+    case jpeg, heif, tiff, exr
     public var fileExtension: String {
-        switch self { case .jpeg: return "jpg"; case .heif: return "heic"; case .tiff: return "tif" }
+        switch self { case .jpeg: return "jpg"; case .heif: return "heic"; case .tiff: return "tif"; case .exr: return "exr" }
     }
 }
 
@@ -112,6 +112,17 @@ public enum FileDeveloper {
         }
         var recipe = recipe
         if outputs.allSatisfy({ $0.format == .jpeg }) { recipe.bitsPerSample = 8 }
+        // Float outputs (`--format exr`, `--format tiff --bit-depth 32`) come from a float render:
+        // linear, in the colour space's linear variant, no thumbnail; EXR is half unless 32 bits.
+        let exrHalf = recipe.bitsPerSample != 32
+        if recipe.bitsPerSample == 32 || outputs.contains(where: { $0.format == .exr }) {
+            if let other = outputs.first(where: { !($0.format == .exr || ($0.format == .tiff && recipe.bitsPerSample == 32)) }) {
+                throw .encode(path: input, reason: "\(other.format.rawValue) cannot be written from the float render of --format exr / --bit-depth 32 (write it in a separate run)")
+            }
+            recipe.bitsPerSample = 32
+            recipe.colorSpace = recipe.colorSpace.linearVariant
+            recipe.thumbnailSize = 0
+        }
         var decode = decode
         decode.applyOpcodeList1 = decode.applyOpcodeList1 && recipe.applyOpcodes && recipe.opcodeLists.contains(1)
         decode.threads = recipe.threads
@@ -141,7 +152,7 @@ public enum FileDeveloper {
         var results: [DevelopResult] = []
         for (format, output) in outputs {
             let e0 = DispatchTime.now().uptimeNanoseconds
-            let bytes = try encode(image, format: format, export: export, input: input)
+            let bytes = try encode(image, format: format, export: export, input: input, exrHalf: exrHalf)
             do throws(AtomicWriter.Failure) {
                 if let directory {
                     guard let rel = directory.relative(output) else {
@@ -163,8 +174,9 @@ public enum FileDeveloper {
     }
 
     /// One container's bytes for a rendered image.
+    /// `exrHalf`: EXR samples as half floats (else float32).
     public static func encode(_ image: RenderedImage, format: OutputFormat, export: ExportOptions,
-                              input: String) throws(DevelopFailure) -> [UInt8] {
+                              input: String, exrHalf: Bool = true) throws(DevelopFailure) -> [UInt8] {
         // DateTime = the capture time (never "now"), so the same input gives the same bytes.
         let stamp = image.exif.dateTimeOriginal ?? ""
         do {
@@ -187,6 +199,8 @@ public enum FileDeveloper {
                 var o = TIFFOptions()
                 o.dateTime = stamp
                 return try TIFFWriter.encode(image, options: o)
+            case .exr:
+                return try EXRWriter.encode(image, half: exrHalf)
             }
         } catch { throw .encode(path: input, reason: "\(error)") }
     }

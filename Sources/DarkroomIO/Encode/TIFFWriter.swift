@@ -13,7 +13,9 @@ public struct TIFFOptions: Sendable {
 
 /// Writes a `RenderedImage` as a baseline RGB TIFF (libtiff): 8 or 16 bits per sample as the
 /// image holds them, chunky, Orientation 1, 72 dpi, ICC profile in tag 34675, and IFD0
-/// Make/Model/Software/DateTime/Artist/Copyright. Strips of about 64 KB.
+/// Make/Model/Software/DateTime/Artist/Copyright. Strips of about 64 KB. A float image
+/// (`bitsPerSample` 32, `pixels32`) is written as 32-bit IEEE floating point (SampleFormat 3,
+/// Deflate with the floating-point predictor 3): linear values, not clipped.
 public enum TIFFWriter {
     public static func encode(_ image: RenderedImage, options: TIFFOptions = .init()) throws(EncodeError) -> [UInt8] {
         let w = image.width, h = image.height, n = w * h * 3
@@ -22,9 +24,9 @@ public enum TIFFWriter {
         }
         let bits = image.bitsPerSample
         switch bits {
-        case 8 where image.pixels8.count == n, 16 where image.pixels16.count == n: break
-        case 8, 16: throw .invalidImage(format: "TIFF", reason: "pixel buffer does not hold \(w)x\(h) RGB samples")
-        default: throw .invalidImage(format: "TIFF", reason: "\(bits) bits per sample (8 or 16 supported)")
+        case 8 where image.pixels8.count == n, 16 where image.pixels16.count == n, 32 where image.pixels32.count == n: break
+        case 8, 16, 32: throw .invalidImage(format: "TIFF", reason: "pixel buffer does not hold \(w)x\(h) RGB samples")
+        default: throw .invalidImage(format: "TIFF", reason: "\(bits) bits per sample (8, 16 or 32 supported)")
         }
         do throws(TIFFError) { return try write(image, options: options) } catch {
             throw .library(format: "TIFF", call: "libtiff", message: error.description)
@@ -39,6 +41,7 @@ public enum TIFFWriter {
         try tiff.set(UInt16(TIFFTAG_IMAGEWIDTH), .ints([UInt32(w)]))
         try tiff.set(UInt16(TIFFTAG_IMAGELENGTH), .ints([UInt32(h)]))
         try tiff.set(UInt16(TIFFTAG_BITSPERSAMPLE), .ints([UInt32(bits)]))
+        if bits == 32 { try tiff.setScalar(UInt16(TIFFTAG_SAMPLEFORMAT), UInt32(SAMPLEFORMAT_IEEEFP)) }
         try tiff.set(UInt16(TIFFTAG_SAMPLESPERPIXEL), .ints([UInt32(3)]))
         try tiff.set(UInt16(TIFFTAG_PHOTOMETRIC), .ints([UInt32(PHOTOMETRIC_RGB)]))
         try tiff.set(UInt16(TIFFTAG_PLANARCONFIG), .ints([UInt32(PLANARCONFIG_CONTIG)]))
@@ -49,7 +52,7 @@ public enum TIFFWriter {
         try tiff.set(UInt16(TIFFTAG_RESOLUTIONUNIT), .ints([UInt32(RESUNIT_INCH)]))
         if options.deflate {
             try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_ADOBE_DEFLATE)]))
-            try tiff.set(UInt16(TIFFTAG_PREDICTOR), .ints([UInt32(PREDICTOR_HORIZONTAL)]))
+            try tiff.set(UInt16(TIFFTAG_PREDICTOR), .ints([UInt32(bits == 32 ? PREDICTOR_FLOATINGPOINT : PREDICTOR_HORIZONTAL)]))
         } else {
             try tiff.set(UInt16(TIFFTAG_COMPRESSION), .ints([UInt32(COMPRESSION_NONE)]))
         }
@@ -64,6 +67,7 @@ public enum TIFFWriter {
         func strips(_ b: UnsafeRawBufferPointer) -> Result<[UInt8], TIFFError> {
             Result { () throws(TIFFError) in try tiff.finish(strips: b, rowBytes: rowBytes, height: h, rowsPerStrip: rowsPerStrip) }
         }
+        if bits == 32 { return try image.pixels32.withUnsafeBytes(strips).get() }
         return try (bits == 8 ? image.pixels8.withUnsafeBytes(strips) : image.pixels16.withUnsafeBytes(strips)).get()
     }
 }
