@@ -6,6 +6,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case gbtf        // Pekkucuksen & Altunbasak 2010, gradient-based threshold-free
     case ahd         // Hirakawa & Parks 2005, adaptive homogeneity-directed
     case mlri        // Kiku et al. 2014, minimized-Laplacian residual interpolation
+    case hybrid      // GBTF and MLRI blended by the local inter-channel correlation
 
     /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
     /// speed (`bench-demosaic`, 24 MP, 2 workers): GBTF 40.56 dB at ~124 MP/s; MLRI 40.12 dB at
@@ -26,6 +27,7 @@ extension DemosaicAlgorithm {
         case .gbtf: return GBTFDemosaic()
         case .ahd: return AHDDemosaic()
         case .mlri: return MLRIDemosaic()
+        case .hybrid: return HybridDemosaic()
         }
     }
 }
