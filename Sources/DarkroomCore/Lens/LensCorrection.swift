@@ -79,7 +79,7 @@ public struct LensCorrection: Sendable {
             lines.append("\(head) → none (\(reason ?? "no match"))")
             return lines
         }
-        lines.append("\(head) → camera \(m.cameraMaker) \(m.cameraModel) (crop factor \(format(m.cropFactor, 3))), lens \(m.lensModel) (lensfun database)")
+        lines.append("\(head) → camera \(m.cameraModel) (crop factor \(format(m.cropFactor, 3))), lens \(m.lensModel) (lensfun database)")
         let aperture = m.aperture.map { "f/\(format($0, 1))" } ?? "aperture unknown"
         lines.append("  \(format(m.focalLength, 1)) mm, \(aperture), focus \(format(m.distanceMetres, 2)) m\(m.distanceAssumed ? " (not in the file: assumed)" : "")")
         if isActive {

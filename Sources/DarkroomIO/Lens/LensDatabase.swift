@@ -44,10 +44,11 @@ final class LensDatabase: @unchecked Sendable {
         }
     }
 
-    /// A lensfun multi-language string in the default language ("" for none).
+    /// A lensfun multi-language string's default (untranslated) text, whatever the locale
+    /// ("" for none): an `lfMLstr` starts with it.
     static func string(_ s: lfMLstr?) -> String {
-        guard let s, let c = lf_mlstr_get(s) else { return "" }
-        return String(cString: c)
+        guard let s else { return "" }
+        return String(cString: s)
     }
 }
 
