@@ -52,8 +52,8 @@ struct LensCorrectionTests {
 
     /// A Bayer DNG of a neutral scene `linear(ux, uy)` (0…1, ux/uy in undistorted pixel
     /// coordinates) as the lens records it: distorted by ptlens and darkened by pa.
-    static func writeLensDNG(_ path: String, cal: Calibration, scene: (Double, Double) -> Double) throws {
-        let W = width, H = height
+    static func writeLensDNG(_ path: String, cal: Calibration, width W: Int = width, height H: Int = height,
+                             scene: (Double, Double) -> Double) throws {
         var md = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: W, height: H).metadata
         md.defaultCrop = nil
         md.exif.make = "Canon"
@@ -255,6 +255,39 @@ struct LensCorrectionTests {
             #expect(plan.lens?.applied == applied, "\(spec.text)")
             #expect(plan.explanation.contains { $0.hasPrefix("lens correction: \(spec.text)") })
         }
+    }
+
+    /// The focus distance comes from XMP aux:ApproximateFocusDistance (attribute or element,
+    /// rational or decimal; 4294967295/1 is infinity), else 1000 m is assumed.
+    @Test(arguments: [
+        ("<rdf:Description aux:ApproximateFocusDistance=\"148/100\"/>", 1.48, false),
+        ("<aux:ApproximateFocusDistance>2.7</aux:ApproximateFocusDistance>", 2.7, false),
+        ("<rdf:Description aux:ApproximateFocusDistance=\"4294967295/1\"/>", 1000, false),
+        ("<rdf:Description aux:ApproximateFocusDistance=\"0/0\"/>", 1000, true),
+        ("<rdf:Description aux:Lens=\"x\"/>", 1000, true),
+    ])
+    func focusDistanceFromXMP(xmp: String, metres: Double, assumed: Bool) throws {
+        guard FileManager.default.fileExists(atPath: Self.databaseFile) else { return }
+        var raw = SyntheticChart(cfa: .rggb, bitsPerSample: 12, illuminant: ColorMath.d65, width: 60, height: 40).makeRawImage()
+        raw.metadata.exif.make = "Canon"
+        raw.metadata.exif.model = Self.cameraModel
+        raw.metadata.exif.lensModel = Self.lensModel
+        raw.metadata.exif.focalLength = Self.focal
+        raw.metadata.exif.fNumber = Self.aperture
+        raw.metadata.exif.xmp = xmp
+        let match = try #require(try PlanBuilder.plan(for: raw, recipe: DevelopRecipe(), path: "x.dng").lens?.match)
+        #expect(abs(match.distanceMetres - metres) < 1e-9 && match.distanceAssumed == assumed, "\(match)")
+    }
+
+    /// Writes the 24 MP lens benchmark file (6000×4000, the grid scene, distorted and vignetted
+    /// by the EF 24-105mm at 24 mm on a Canon EOS 5D Mark II) to `DARKROOM_LENS_BENCH=PATH`;
+    /// disabled otherwise. README "Lens corrections" times `darkroom develop` on it.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["DARKROOM_LENS_BENCH"] != nil))
+    func writeBenchmarkFile() throws {
+        guard let path = ProcessInfo.processInfo.environment["DARKROOM_LENS_BENCH"], let cal = try Self.calibration() else { return }
+        try Self.writeLensDNG(path, cal: cal, width: 6000, height: 4000,
+                              scene: { x, y in Self.lines(vertical: true)(x, y) * Self.lines(vertical: false)(x, y) / 0.6 })
+        #expect(FileManager.default.fileExists(atPath: path))
     }
 
     /// Files without a matching lens get nothing, and `explain` says why.

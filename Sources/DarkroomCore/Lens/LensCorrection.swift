@@ -81,7 +81,7 @@ public struct LensCorrection: Sendable {
         }
         lines.append("\(head) → camera \(m.cameraModel) (crop factor \(format(m.cropFactor, 3))), lens \(m.lensModel) (lensfun database)")
         let aperture = m.aperture.map { "f/\(format($0, 1))" } ?? "aperture unknown"
-        lines.append("  \(format(m.focalLength, 1)) mm, \(aperture), focus \(format(m.distanceMetres, 2)) m\(m.distanceAssumed ? " (not in the file: assumed)" : "")")
+        lines.append("  \(format(m.focalLength, 1)) mm, \(aperture), focus \(format(m.distanceMetres, 2)) m\(m.distanceAssumed ? " (not in the file: assumed)" : " (XMP ApproximateFocusDistance)")")
         if isActive {
             let kinds = applied.sorted().map { k -> String in
                 k == .distortion ? "distortion (\(m.distortionModel ?? "model"))" : k.rawValue

@@ -43,14 +43,15 @@ enum LensMatcher {
         if !(focal > 0 && focal.isFinite), l.MinFocal > 0, l.MinFocal == l.MaxFocal { focal = Double(l.MinFocal) }
         let aperture = exif.fNumber.flatMap { $0 > 0 && $0.isFinite ? $0 : nil }
         let crop = Double(camera.pointee.CropFactor)
+        let distance = focusDistance(xmp: exif.xmp)
         var distortion = lfLensCalibDistortion()
         let distortionModel: String? = focal > 0 && lf_lens_interpolate_distortion(lens, Float(focal), &distortion) != 0
             ? modelName(distortion.Model) : nil
         let match = LensCorrection.Match(
             cameraMaker: LensDatabase.string(camera.pointee.Maker), cameraModel: LensDatabase.string(camera.pointee.Model),
             cropFactor: crop, lensMaker: LensDatabase.string(l.Maker), lensModel: LensDatabase.string(l.Model),
-            focalLength: focal, aperture: aperture, distanceMetres: LensCorrection.defaultDistanceMetres,
-            distanceAssumed: true, distortionModel: distortionModel)
+            focalLength: focal, aperture: aperture, distanceMetres: distance ?? LensCorrection.defaultDistanceMetres,
+            distanceAssumed: distance == nil, distortionModel: distortionModel)
         guard focal > 0, focal.isFinite else {
             return .none(spec, reason: "no focal length in the metadata", match: match)
         }
@@ -71,7 +72,7 @@ enum LensMatcher {
         if requested.contains(.vignetting) { flags |= Int32(LF_MODIFY_VIGNETTING) }
         func build(scale: Float) -> LensfunModifier? {
             LensfunModifier(lens: lens, cropFactor: Float(crop), width: raw.width, height: raw.height, focal: Float(focal),
-                            aperture: Float(aperture ?? 8), distance: Float(LensCorrection.defaultDistanceMetres),
+                            aperture: Float(aperture ?? 8), distance: Float(match.distanceMetres),
                             scale: scale, flags: flags)
         }
         guard flags != 0, var modifier = build(scale: 1) else {
@@ -100,6 +101,25 @@ enum LensMatcher {
         }
         return LensCorrection(spec: spec, match: match, applied: applied, unavailable: unavailable, reason: nil,
                               scale: Double(scale), modifier: modifier)
+    }
+
+    /// The focus distance in metres from the XMP packet's `aux:ApproximateFocusDistance` (what
+    /// Adobe's converters record from the maker notes; a rational such as "148/100"), limited to
+    /// `LensCorrection.defaultDistanceMetres` (4294967295/1 means infinity); nil when absent or
+    /// not a positive number.
+    static func focusDistance(xmp: String?) -> Double? {
+        guard let xmp, let key = xmp.range(of: "ApproximateFocusDistance") else { return nil }
+        // Attribute form `…Distance="v"` or element form `…Distance>v<`.
+        var rest = xmp[key.upperBound...].drop(while: { $0 == " " || $0 == "=" || $0 == ">" || $0 == "\"" })
+        rest = rest.prefix(while: { $0 != "\"" && $0 != "<" })
+        let text = rest.trimmingCharacters(in: .whitespaces)
+        guard text.count <= 40 else { return nil }
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        var value: Double?
+        if parts.count == 1 { value = Double(parts[0]) }
+        if parts.count == 2, let n = Double(parts[0]), let d = Double(parts[1]), d != 0 { value = n / d }
+        guard let v = value, v.isFinite, v > 0 else { return nil }
+        return min(v, LensCorrection.defaultDistanceMetres)
     }
 
     /// The first lens-correcting opcode in the lists the render applies, by name.
