@@ -46,8 +46,8 @@ public enum TileRenderer {
                 // A lens correction (`LensResampler`) needs the whole demosaiced image too.
                 let lens = plan.lens.flatMap { $0.isActive ? $0 : nil }
                 if (plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage) || lens != nil {
-                    // …and List3 on the full demosaiced image.
-                    var rgbFull = [Float](repeating: 0, count: W * H * 3)
+                    // …and List3 on the full demosaiced image (every sample is stored by a tile: no zero-fill).
+                    var rgbFull: [Float] = .uninitialized(count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
                         runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
                                  highlights: highlights, denoise: denoise, sharpen: sharpen)
