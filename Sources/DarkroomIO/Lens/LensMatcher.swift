@@ -55,6 +55,10 @@ enum LensMatcher {
         guard focal > 0, focal.isFinite else {
             return .none(spec, reason: "no focal length in the metadata", match: match)
         }
+        // Values from the file go to lensfun as Float: refuse absurd ones (no lens is longer than 10 m).
+        guard focal <= 10_000, (aperture ?? 1) <= 1_000 else {
+            return .none(spec, reason: "focal length or aperture out of range in the metadata", match: match)
+        }
         guard crop > 0, crop.isFinite else {
             return .none(spec, reason: "the database gives the camera no crop factor", match: match)
         }
