@@ -104,13 +104,13 @@ public enum LensResampler {
         let rowBytes = width * 3 * MemoryLayout<Float>.size
         for i in 0..<4 {
             let o = i * 16
-            let r = wr.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
-            let g = wg.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
-            let b = wb.loadUnaligned(fromByteOffset: o, as: SIMD4<Float>.self)
+            let r = (wr + o).loadUnaligned(as: SIMD4<Float>.self)
+            let g = (wg + o).loadUnaligned(as: SIMD4<Float>.self)
+            let b = (wb + o).loadUnaligned(as: SIMD4<Float>.self)
             // Pixels j = 0…3 of the row as R0 G0 B0 R1 | G1 B1 R2 G2 | B2 R3 G3 B3.
             let v0 = row.loadUnaligned(as: SIMD4<Float>.self)
-            let v1 = row.loadUnaligned(fromByteOffset: 16, as: SIMD4<Float>.self)
-            let v2 = row.loadUnaligned(fromByteOffset: 32, as: SIMD4<Float>.self)
+            let v1 = (row + 16).loadUnaligned(as: SIMD4<Float>.self)
+            let v2 = (row + 32).loadUnaligned(as: SIMD4<Float>.self)
             a0 += v0 * SIMD4(r[0], g[0], b[0], r[1])
             a1 += v1 * SIMD4(g[1], b[1], r[2], g[2])
             a2 += v2 * SIMD4(b[2], r[3], g[3], b[3])
