@@ -42,6 +42,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "COpenEXR", pkgConfig: "OpenEXR", providers: [.apt(["libopenexr-dev"])]),
+        // lensfun's C API and its lens database (lens corrections).
+        .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev", "liblensfun-data-v1"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
         // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
@@ -58,7 +60,7 @@ let package = Package(
         .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL",
+            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL", "CLensfun",
                            "COpenEXR", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "DarkroomBatch", dependencies: [

@@ -66,6 +66,7 @@ struct ReferenceLookTests {
         recipe.highlights = .clip
         recipe.noiseReduction = .off
         recipe.sharpen = .off
+        recipe.lensCorrection = .off   // the SDK does not correct lenses (the Canon EOS 6D sample matches lensfun)
         recipe.demosaic = demosaic
         recipe.colorSpace = space
         recipe.bitsPerSample = 16

@@ -124,6 +124,17 @@ extension RecipeSchema {
               },
               applier: { v, r in if let t = v.text, let s = try? SharpenSpec(parsing: t) { r.develop.sharpen = s } },
               reader: { .text($0.develop.sharpen.text) }),
+        Entry(key: "lens-correction", scope: .develop, effect: .pixels, flagKind: .text, valueName: "which",
+              allowed: "auto | off | LIST of distortion, tca, vignetting", defaultText: "auto",
+              help: "Lens corrections from the lensfun database: auto (distortion, TCA and vignetting when the database has the camera and lens; not for a DNG whose opcodes already correct it), off, or a list such as distortion,tca.",
+              hashing: .unlessEqual(.text("off")),
+              parser: { raw in
+                  let t = try scalar(raw)
+                  guard let spec = try? LensCorrectionSpec(parsing: t) else { throw Reason("must be auto, off, or a list of distortion, tca, vignetting") }
+                  return .text(spec.text)
+              },
+              applier: { v, r in if let t = v.text, let s = try? LensCorrectionSpec(parsing: t) { r.develop.lensCorrection = s } },
+              reader: { .text($0.develop.lensCorrection.text) }),
         Entry(key: "exposure", scope: .develop, effect: .pixels, flagKind: .numeric, valueName: "stops", allowed: "-10…10",
               defaultText: "0", help: "Exposure in stops, added to the file's BaselineExposure.", hashing: .resolved,
               parser: { raw in .number(try number(raw, -10...10)) },

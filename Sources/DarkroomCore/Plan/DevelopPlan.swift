@@ -78,6 +78,9 @@ public struct DevelopPlan: Sendable {
     public let opcodeList3NeedsWholeImage: Bool
     /// Things the user should know (opcodes skipped, profile fallbacks, …).
     public let warnings: [String]
+    /// The lens correction (`recipe.lensCorrection`, resolved by the IO layer against the lens
+    /// database; nil: not resolved, nothing runs). See `LensCorrection`, `LensResampler`.
+    public var lens: LensCorrection?
 
     /// Resolves `recipe` against `metadata` for a decoded image of `width × height`.
     /// `profile` overrides the file's own camera profile (resolved by the IO layer from
@@ -349,6 +352,7 @@ public struct DevelopPlan: Sendable {
             lines.append(recipe.sharpen == .off ? "sharpening: off" : "sharpening: none (LinearRaw images are not sharpened yet)")
         }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
+        if let lens { lines += lens.explanation }
         if let w = color.tripleIlluminantWeights {
             lines.append("\(RenderStage.colour.label): weights(ColorMatrix1/2/3) \(f(w.x)) \(f(w.y)) \(f(w.z)); ColorMatrix \(m(color.colorMatrix))")
         } else {

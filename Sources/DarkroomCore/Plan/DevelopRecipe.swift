@@ -46,6 +46,10 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// Capture sharpening (`--sharpen`, `CaptureSharpening`): a noise-gated unsharp mask on
     /// luminance; `.auto` = amount 0.4 at radius 1. Default `.auto`.
     public var sharpen: SharpenSpec = .auto
+    /// Lens corrections from the lensfun database (`--lens-correction`, `LensCorrection`):
+    /// `.auto` corrects distortion, TCA and vignetting when the database has the camera and
+    /// lens (not for a DNG that already carries correction opcodes); `.off`; or a list. Default `.auto`.
+    public var lensCorrection: LensCorrectionSpec = .auto
     /// Output bits per sample, 8 or 16 (`--bit-depth`). JPEG is always 8.
     public var bitsPerSample: Int = 8
     /// Dither 8-bit output by unbiased random rounding (a fixed hash of the pixel position, so

@@ -46,18 +46,28 @@ public enum TileRenderer {
                 let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
                 let denoise = NoiseReduction.resolve(plan: plan, source: source)
                 let sharpen = CaptureSharpening.resolve(plan: plan, source: source, denoise: denoise)
-                if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
-                    // …and List3 on the full demosaiced image.
-                    var rgbFull = [Float](repeating: 0, count: W * H * 3)
+                // A lens correction (`LensResampler`) needs the whole demosaiced image too.
+                let lens = plan.lens.flatMap { $0.isActive ? $0 : nil }
+                if (plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage) || lens != nil {
+                    // …and List3 on the full demosaiced image (every sample is stored by a tile: no zero-fill).
+                    var rgbFull: [Float] = .uninitialized(count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
                         runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
                                  highlights: highlights, denoise: denoise, sharpen: sharpen)
                     }
-                    var w = W, h = H
-                    do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
+                    if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
+                        var w = W, h = H
+                        do { try list3.applyWhole(to: &rgbFull, width: &w, height: &h, planes: 3, cfa: nil) } catch {}
+                    }
+                    if let lens, lens.correctsVignetting, let modifier = lens.modifier {
+                        rgbFull.withUnsafeMutableBufferPointer { f in
+                            LensResampler.correctVignetting(f.baseAddress!, width: W, height: H, modifier: modifier,
+                                                            threads: plan.recipe.threads)
+                        }
+                    }
                     rgbFull.withUnsafeBufferPointer { f in
                         runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode, kernel: kernel,
-                                 highlights: highlights)
+                                 highlights: highlights, lens: lens?.isGeometric == true ? lens?.modifier : nil)
                     }
                 } else {
                     runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
@@ -150,7 +160,8 @@ public enum TileRenderer {
     /// Tiles `area` and spreads them over the workers.
     static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
                          target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil,
-                         denoise: NoiseReduction? = nil, sharpen: CaptureSharpening? = nil) {
+                         denoise: NoiseReduction? = nil, sharpen: CaptureSharpening? = nil,
+                         lens: (any LensModifier)? = nil) {
         let tileSize = plan.recipe.tileSize
         var tiles: [PixelRect] = []
         var ty = area.y
@@ -172,7 +183,7 @@ public enum TileRenderer {
         let filterReach = max(denoise != nil ? NoiseReduction.reach : 0, sharpen?.reach ?? 0)
         let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
         let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
-                          filterReach: filterReach, halo: halo)
+                          filterReach: filterReach, halo: halo, lens: lens)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var scratch = TileScratch(maxTile: tileSize, halo: halo)
             while true {
@@ -198,6 +209,8 @@ public enum TileRenderer {
         let filterReach: Int
         /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for `highlights`.
         let halo: Int
+        /// Distortion/TCA resample of a `.demosaiced` source (`LensResampler`; nil: copy).
+        let lens: (any LensModifier)?
     }
 
     /// Stage 1 (and pointwise OpcodeList2, and optionally white balance) for the in-image rows
@@ -312,7 +325,9 @@ public enum TileRenderer {
         let spp = plan.samplesPerPixel
         let W = plan.width, H = plan.height
         let tw = tile.width, th = tile.height
-        let list3 = plan.opcodeList3NeedsWholeImage ? nil : plan.opcodeList3
+        // (A demosaiced source already had List3, pointwise or whole.)
+        var list3 = plan.opcodeList3NeedsWholeImage ? nil : plan.opcodeList3
+        if case .demosaiced = job.source { list3 = nil }
 
         scratch.rgb.withUnsafeMutableBufferPointer { rgbBuf in
         scratch.red.withUnsafeMutableBufferPointer { redBuf in
@@ -323,7 +338,9 @@ public enum TileRenderer {
             // The tile's camera RGB ends up either as planes (straight from the demosaic) or
             // interleaved in `rgb` (full-colour sources, a staged image, pointwise OpcodeList3).
             var planes: OutputTransform.Planes?
-            if case .demosaiced(let full) = job.source {
+            if case .demosaiced(let full) = job.source, let lens = job.lens {
+                LensResampler.resample(full.baseAddress!, width: W, height: H, modifier: lens, tile: tile, into: rgb)
+            } else if case .demosaiced(let full) = job.source {
                 for y in 0..<th {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
                 }

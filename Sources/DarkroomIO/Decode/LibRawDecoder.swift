@@ -173,7 +173,12 @@ enum LibRawDecoder {
         if d.other.focal_len > 0 { exif.focalLength = Double(d.other.focal_len) }
         if d.other.timestamp > 0 { exif.dateTimeOriginal = exifDate(d.other.timestamp) }
         exif.lensMake = nonEmpty(cString(d.lens.LensMake))
-        exif.lensModel = nonEmpty(cString(d.lens.Lens))
+        // The lens name from EXIF, else from the maker notes (where many RAWs keep it); focal
+        // length and aperture likewise (lens corrections need all three).
+        exif.lensModel = nonEmpty(cString(d.lens.Lens)) ?? nonEmpty(cString(d.lens.makernotes.Lens))
+        let mn = d.lens.makernotes
+        if exif.focalLength == nil, mn.CurFocal > 0, mn.CurFocal.isFinite { exif.focalLength = Double(mn.CurFocal) }
+        if exif.fNumber == nil, mn.CurAp > 0, mn.CurAp.isFinite { exif.fNumber = Double(mn.CurAp) }
         if d.lens.FocalLengthIn35mmFormat > 0 { exif.focalLengthIn35mm = Int(d.lens.FocalLengthIn35mmFormat) }
 
         return LibRawUnpacked(

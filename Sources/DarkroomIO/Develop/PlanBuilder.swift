@@ -14,12 +14,18 @@ public enum PlanBuilder {
         } catch {
             throw .develop(path: path, .invalidRecipe(error.description))
         }
+        let opcodes = ParsedOpcodeLists(raw.metadata)
+        var plan: DevelopPlan
         do {
-            return try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
+            plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height,
                                    samplesPerPixel: raw.samplesPerPixel, recipe: recipe,
-                                   opcodes: ParsedOpcodeLists(raw.metadata), profile: profile, raw: raw)
+                                   opcodes: opcodes, profile: profile, raw: raw)
         } catch {
             throw .develop(path: path, error)
         }
+        // Lens corrections from the lensfun database (nothing is looked up for `off` or a file without lens data).
+        plan.lens = LensMatcher.correction(for: raw, spec: recipe.lensCorrection, opcodes: opcodes,
+                                           opcodesApplied: recipe.applyOpcodes ? recipe.opcodeLists : [])
+        return plan
     }
 }

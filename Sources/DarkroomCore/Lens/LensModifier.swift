@@ -1,0 +1,18 @@
+/// A lens model resolved for one image (size, focal length, aperture, distance): the per-pixel
+/// functions of a lens correction. DarkroomIO implements it with lensfun's `lfModifier`; Core
+/// only calls it.
+///
+/// Coordinates are pixel indices of the decoded (active-area) image, x to the right, y down,
+/// pixel centres at integers. Implementations must be safe to call from several threads at once
+/// and must give each pixel a value that depends only on (x0, y, count) of the call — the
+/// caller (`LensResampler`) always asks for the same fixed column blocks, so a kernel that
+/// accumulates along a row still gives the same bits for any tile size or thread count.
+public protocol LensModifier: Sendable {
+    /// Source positions for the corrected pixels (x0 + i, y), i in 0..<count: 6 floats per pixel,
+    /// (x, y) in the uncorrected image for red, green and blue, distortion and TCA together.
+    func sourcePositions(x0: Int, y: Int, count: Int, into positions: UnsafeMutablePointer<Float>)
+
+    /// Multiplies `count` interleaved RGB pixels, those at (x0 + i, y) of the uncorrected image,
+    /// by the vignetting correction gain (≥ 1 where the lens darkens).
+    func correctVignetting(_ rgb: UnsafeMutablePointer<Float>, x0: Int, y: Int, count: Int)
+}
