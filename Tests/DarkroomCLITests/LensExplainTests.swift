@@ -24,11 +24,11 @@ struct LensExplainTests {
         #expect(lines.contains("65 mm, f/5.6, focus 1.48 m (XMP ApproximateFocusDistance)"), "\(lines)")
         #expect(lines.contains("corrects distortion (ptlens), tca, vignetting"))
         // Turned off, it says so and nothing else.
-        let off = try CLIProcess.run(["explain", file.path, "--lens-correction", "off"])
+        let off = try CLIProcess.run(["explain", file.path, "--lens", "off"])
         #expect(off.stdout.contains("lens correction: off → none (off)"))
         // A bad value is a usage error naming the flag.
-        let bad = try CLIProcess.run(["explain", file.path, "--lens-correction", "distortion,fisheye"])
+        let bad = try CLIProcess.run(["explain", file.path, "--lens", "distortion,fisheye"])
         #expect(bad.status == 2)
-        #expect(bad.stderr.contains("lens-correction"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("lens"), "\(bad.stderr)")
     }
 }

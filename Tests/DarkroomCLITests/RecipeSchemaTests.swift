@@ -14,7 +14,7 @@ struct RecipeSchemaTests {
     static let sample: [String: RecipeRawValue] = [
         "color-space": .text("p3"), "demosaic": .text("bilinear"), "wb": .text("5000,+5"), "wb-rect": .text("1,2,3,4"),
         "wb-gains": .text("2,1,1.5"), "profile": .text("x.dcp"), "profile-name": .text("Neutral"), "profile-look": .flag(false),
-        "gamut": .text("clip"), "highlights": .text("clip"), "noise-reduction": .text("0.5,2"), "sharpen": .text("1,2"), "lens-correction": .text("distortion,tca"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
+        "gamut": .text("clip"), "highlights": .text("clip"), "noise-reduction": .text("0.5,2"), "sharpen": .text("1,2"), "lens": .text("distortion,tca"), "exposure": .text("0.5"), "baseline-exposure": .flag(false), "look": .text("darkroom"), "tone": .text("linear"), "tone-shoulder": .text("4"),
         "bit-depth": .text("16"), "dither": .flag(false), "crop": .flag(false), "orientation": .flag(false),
         "opcodes": .text("list1,list3"), "thumbnail-size": .text("0"), "tile-size": .text("64"), "threads": .text("3"),
         "format": .text("tiff,heif"), "quality": .text("80"), "chroma": .text("444"), "nclx": .flag(true), "strip-metadata": .flag(true),
@@ -148,7 +148,7 @@ struct RecipeSchemaTests {
         // What earlier versions always did (the flags given override it): the darkroom look,
         // highlights clipped, no noise reduction, sharpening or lens correction, HEIF in 4:4:4.
         let earlier = ["--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off", "--sharpen", "off",
-                       "--lens-correction", "off", "--chroma", "444"]
+                       "--lens", "off", "--chroma", "444"]
         let given = flags
         let flags = earlier + given
         let c = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags)
@@ -158,7 +158,7 @@ struct RecipeSchemaTests {
         // Today's defaults hash differently, each of them.
         let byDefault = try DevelopCommand.parse(["in.dng", "-o", "out"] + given).layer()
         #expect(byDefault.hash(decode: resolved.decode) != expected)
-        for newer in [["--highlights", "reconstruct"], ["--noise-reduction", "auto"], ["--sharpen", "auto"], ["--lens-correction", "auto"], ["--look", "reference"]] {
+        for newer in [["--highlights", "reconstruct"], ["--noise-reduction", "auto"], ["--sharpen", "auto"], ["--lens", "auto"], ["--look", "reference"]] {
             let layer = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags + newer).layer()
             if newer[1] == "reference" && given.contains("linear") { continue }
             #expect(layer.hash(decode: resolved.decode) != expected, "\(newer)")
@@ -214,13 +214,13 @@ struct RecipeSchemaTests {
     /// has a flag, a recipe-file key, help, limits and a place in the hash that leaves every
     /// earlier recipe's hash unchanged.
     @Test func toneShoulderAddedByOneEntry() throws {
-        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off", "--sharpen", "off", "--lens-correction", "off", "--tone-shoulder", "4"])
+        let c = try DevelopCommand.parse(["in.dng", "-o", "out", "--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off", "--sharpen", "off", "--lens", "off", "--tone-shoulder", "4"])
         let fromFlag = try c.layer()
         let recipe = try fromFlag.resolution().develop
         #expect(recipe.toneShoulder == 4)
         let dir = TestSupport.tempDirectory()
         defer { TestSupport.cleanup(dir) }
-        try "look: darkroom\nhighlights: clip\nnoise-reduction: off\nsharpen: off\nlens-correction: off\ntone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
+        try "look: darkroom\nhighlights: clip\nnoise-reduction: off\nsharpen: off\nlens: off\ntone-shoulder: 4\n".write(toFile: dir + "/r.yaml", atomically: true, encoding: .utf8)
         #expect(try BatchRecipe.load(path: dir + "/r.yaml") == fromFlag)
         // The hash: unchanged when the option is absent or at its default, changed otherwise.
         var atDefault = BatchRecipe()
@@ -228,7 +228,7 @@ struct RecipeSchemaTests {
         try atDefault.set("highlights", .text("clip"))
         try atDefault.set("noise-reduction", .text("off"))
         try atDefault.set("sharpen", .text("off"))
-        try atDefault.set("lens-correction", .text("off"))
+        try atDefault.set("lens", .text("off"))
         try atDefault.set("chroma", .text("444"))
         try atDefault.set("tone-shoulder", .text("2"))
         #expect(atDefault.hash(decode: DecodeOptions()) == "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660")

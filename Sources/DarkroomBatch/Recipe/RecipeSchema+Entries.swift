@@ -124,7 +124,7 @@ extension RecipeSchema {
               },
               applier: { v, r in if let t = v.text, let s = try? SharpenSpec(parsing: t) { r.develop.sharpen = s } },
               reader: { .text($0.develop.sharpen.text) }),
-        Entry(key: "lens-correction", scope: .develop, effect: .pixels, flagKind: .text, valueName: "which",
+        Entry(key: "lens", scope: .develop, effect: .pixels, flagKind: .text, valueName: "which",
               allowed: "auto | off | LIST of distortion, tca, vignetting", defaultText: "auto",
               help: "Lens corrections from the lensfun database: auto (distortion, TCA and vignetting when the database has the camera and lens; not for a DNG whose opcodes already correct it), off, or a list such as distortion,tca.",
               hashing: .unlessEqual(.text("off")),

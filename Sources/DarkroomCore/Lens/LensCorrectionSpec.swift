@@ -12,7 +12,7 @@ public enum LensCorrectionKind: String, Sendable, Codable, CaseIterable, Compara
     }
 }
 
-/// Which lens corrections a develop applies (`--lens-correction auto|off|LIST`).
+/// Which lens corrections a develop applies (`--lens auto|off|LIST`).
 ///
 /// - `auto` (the default): every correction the lensfun database has for the file's camera and
 ///   lens, when it has the pair; nothing otherwise, and nothing for a DNG whose writer already

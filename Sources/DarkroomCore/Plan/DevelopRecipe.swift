@@ -46,7 +46,7 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// Capture sharpening (`--sharpen`, `CaptureSharpening`): a noise-gated unsharp mask on
     /// luminance; `.auto` = amount 0.4 at radius 1. Default `.auto`.
     public var sharpen: SharpenSpec = .auto
-    /// Lens corrections from the lensfun database (`--lens-correction`, `LensCorrection`):
+    /// Lens corrections from the lensfun database (`--lens`, `LensCorrection`):
     /// `.auto` corrects distortion, TCA and vignetting when the database has the camera and
     /// lens (not for a DNG that already carries correction opcodes); `.off`; or a list. Default `.auto`.
     public var lensCorrection: LensCorrectionSpec = .auto

@@ -2,7 +2,7 @@ import CLensfun
 import DarkroomCore
 import Foundation
 
-/// Resolves `--lens-correction` for one decoded file: identifies the camera and lens from the
+/// Resolves `--lens` for one decoded file: identifies the camera and lens from the
 /// metadata (EXIF Make/Model, LensMake/LensModel as LibRaw or the DNG reader found them, focal
 /// length, f-number), finds them in the lensfun database and builds the lens model.
 ///
