@@ -19,7 +19,7 @@ struct RecipeOptions: SchemaFlagGroup {
     @Option(schema: "highlights") var highlights: String?
     @Option(schema: "noise-reduction") var noiseReduction: String?
     @Option(schema: "sharpen") var sharpen: String?
-    @Option(schema: "lens") var lensCorrection: String?
+    @Option(schema: "lens") var lens: String?
     @Option(schema: "exposure") var exposure: String?
     @Flag(schema: "baseline-exposure") var baselineExposure: Bool?
     @Option(schema: "look") var look: String?
