@@ -42,24 +42,32 @@ struct CompareCommand: ParsableCommand {
     @Option(name: .long, help: "Render threads (0 = one per core); the report is the same for any value.")
     var threads: Int = 0
 
+    /// `--chart` (shared with `profile fit`): auto or the four corners.
+    static func chartLocation(_ text: String) throws -> ChartLocation {
+        guard let location = ChartLocation(parsing: text) else {
+            throw ValidationError("--chart: expected auto or eight numbers x1,y1,x2,y2,x3,y3,x4,y4 (got '\(text)')")
+        }
+        return location
+    }
+
+    /// `--illuminant` values (shared with `profile fit`).
+    static func illuminants(_ texts: [String]) throws -> [CompareIlluminant] {
+        try texts.map { text in
+            guard let i = CompareIlluminant(parsing: text) else {
+                throw ValidationError("--illuminant: expected as-shot, \(CompareIlluminant.standardNames.joined(separator: ", ")), a CCT 1000…25000 or x,y (got '\(text)')")
+            }
+            return i
+        }
+    }
+
     func options() throws -> CompareOptions {
         guard !files.isEmpty else { throw ValidationError("give one or more chart files") }
         guard let output, !output.isEmpty else { throw ValidationError("-o REPORTDIR is required") }
         var o = CompareOptions(files: files, outputDirectory: output)
         if !profile.isEmpty { o.profiles = profile }
         o.reference = reference
-        guard let location = ChartLocation(parsing: chart) else {
-            throw ValidationError("--chart: expected auto or eight numbers x1,y1,x2,y2,x3,y3,x4,y4 (got '\(chart)')")
-        }
-        o.chart = location
-        if !illuminant.isEmpty {
-            o.illuminants = try illuminant.map { text in
-                guard let i = CompareIlluminant(parsing: text) else {
-                    throw ValidationError("--illuminant: expected as-shot, \(CompareIlluminant.standardNames.joined(separator: ", ")), a CCT 1000…25000 or x,y (got '\(text)')")
-                }
-                return i
-            }
-        }
+        o.chart = try Self.chartLocation(chart)
+        if !illuminant.isEmpty { o.illuminants = try Self.illuminants(illuminant) }
         guard let n = CompareNormalisation(rawValue: normalise.lowercased()) else {
             throw ValidationError("--normalise: expected none, white or scale (got '\(normalise)')")
         }

@@ -65,17 +65,9 @@ struct ProfileFitCommand: ParsableCommand {
         guard output.lowercased().hasSuffix(".dcp") else { throw ValidationError("-o: the profile's name must end in .dcp (got '\(output)')") }
         var o = ProfileFitOptions(files: files, outputPath: output)
         o.reference = reference
-        guard let location = ChartLocation(parsing: chart) else {
-            throw ValidationError("--chart: expected auto or eight numbers x1,y1,x2,y2,x3,y3,x4,y4 (got '\(chart)')")
-        }
-        o.chart = location
+        o.chart = try CompareCommand.chartLocation(chart)
         if !illuminant.isEmpty {
-            o.illuminants = try illuminant.map { text in
-                guard let i = CompareIlluminant(parsing: text) else {
-                    throw ValidationError("--illuminant: expected as-shot, \(CompareIlluminant.standardNames.joined(separator: ", ")), a CCT 1000…25000 or x,y (got '\(text)')")
-                }
-                return i
-            }
+            o.illuminants = try CompareCommand.illuminants(illuminant)
             guard o.illuminants.count == 1 || o.illuminants.count == files.count else {
                 throw ValidationError("--illuminant: give one for all files or one per file (\(files.count)), got \(o.illuminants.count)")
             }
