@@ -11,7 +11,7 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
+.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic bench-quality demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
 
 all: build
 
@@ -118,6 +118,12 @@ bench-demosaic: deps swift $(if $(filter kodak24,$(DEMOSAIC_SET)),,demosaic-sets
 	$(SWIFT) build -c release --product bench-demosaic
 	.build/release/bench-demosaic ../shared/samples/kodak24 --set $(DEMOSAIC_SET) \
 	    --saturated-dir $(SKIMAGE_DATA) --markdown $(BENCH_DEMOSAIC_ARGS)
+
+# Noise reduction quality (PSNR / SSIM against the clean render at three noise levels, Kodak 24 and
+# the saturated set's photographs when fetched); BENCH_QUALITY_ARGS passes more flags (--images N).
+bench-quality: deps swift
+	$(SWIFT) build -c release --product bench-quality
+	.build/release/bench-quality --markdown $(BENCH_QUALITY_ARGS)
 
 # The photographs of the saturated set: the colour PNGs scikit-image 0.24.0 ships in its wheel,
 # fetched by exact version and file, checked against the pinned SHA-256, extracted under out/.

@@ -80,6 +80,11 @@ let package = Package(
             path: "Benchmarks/darkroom-bench"
         ),
         .executableTarget(
+            name: "bench-quality",
+            dependencies: ["DarkroomCore", "DarkroomIO"],
+            path: "Benchmarks/bench-quality"
+        ),
+        .executableTarget(
             name: "bench-demosaic",
             dependencies: ["DarkroomCore", "DarkroomIO"],
             path: "Benchmarks/bench-demosaic",

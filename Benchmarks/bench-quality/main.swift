@@ -1,0 +1,207 @@
+// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]
+//
+// Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
+// the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
+// 8-bit sRGB values decoded to linear light, taken as white-balanced camera RGB of the
+// SyntheticChart camera, divided by its white-balance gains, mosaicked RGGB, 14-bit with black
+// 512 — with shot + read noise at three ISO-like levels (variance S·x + O of the range, the
+// noise model of the DNG NoiseProfile tag, which the raw carries with the same S and O). Each is
+// developed by the normal pipeline (default look, 16-bit sRGB, sharpening off so noise reduction
+// is measured alone) with `--noise-reduction off` and `auto`, and compared with the render of
+// the noise-free raw (noise reduction off): PSNR on the 8-bit scale and SSIM (Wang et al. 2004:
+// 8×8 windows every 4 px on luminance Y = 0.299 R + 0.587 G + 0.114 B, C1 = (0.01·255)²,
+// C2 = (0.03·255)²), 8 px border excluded. A noise-free raw tagged with a NoiseProfile of
+// negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB). Deterministic:
+// the noise is a hash of the position, so two runs print the same numbers.
+import DarkroomCore
+import DarkroomIO
+import Foundation
+
+struct Options {
+    var kodak = ""
+    var saturated = ""
+    var images = Int.max
+    var markdown = false
+}
+
+func parse() -> Options? {
+    var o = Options()
+    let package = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    o.kodak = package.deletingLastPathComponent().appendingPathComponent("shared/samples/kodak24").path
+    o.saturated = package.appendingPathComponent("out/demosaic-sets/skimage-0.24.0").path
+    var args = CommandLine.arguments.dropFirst()
+    while let a = args.popFirst() {
+        switch a {
+        case "--kodak": guard let v = args.popFirst() else { return nil }; o.kodak = v
+        case "--saturated-dir": guard let v = args.popFirst() else { return nil }; o.saturated = v
+        case "--images": guard let v = args.popFirst(), let n = Int(v), n > 0 else { return nil }; o.images = n
+        case "--markdown": o.markdown = true
+        default:
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]")
+            return nil
+        }
+    }
+    return o
+}
+
+/// The three noise levels (S, O) and their σ at mid-grey.
+let levels: [(name: String, S: Double, O: Double)] = [("low", 1e-4, 1e-6), ("middle", 4e-4, 4e-6), ("high", 1.6e-3, 2e-5)]
+
+struct TestImage { let name: String; let width: Int; let height: Int; let linear: [Double] }
+
+func load(_ dir: String, limit: Int) -> [TestImage] {
+    let names = ((try? FileManager.default.contentsOfDirectory(atPath: dir)) ?? []).filter { $0.hasSuffix(".png") }.sorted()
+    var out: [TestImage] = []
+    for n in names.prefix(limit) {
+        guard let png = try? PNGReader.read(contentsOf: dir + "/" + n) else { continue }
+        let ch = png.channels
+        var linear = [Double](repeating: 0, count: png.width * png.height * 3)
+        for i in 0..<(png.width * png.height) {
+            for c in 0..<3 {
+                var v = Double(png.pixels[i * ch + min(c, ch - 1)]) / 255
+                if ch == 4 { let a = Double(png.pixels[i * ch + 3]) / 255; v = v * a + (1 - a) }   // over white
+                linear[i * 3 + c] = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4)
+            }
+        }
+        out.append(TestImage(name: String(n.dropLast(4)), width: png.width, height: png.height, linear: linear))
+    }
+    return out
+}
+
+func gaussian(_ i: Int, _ seed: UInt64) -> Double {
+    func hash(_ v: UInt64) -> UInt64 {
+        var z = v &+ 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    let a = hash(UInt64(i) &* 2 &+ seed), b = hash(UInt64(i) &* 2 &+ 1 &+ seed)
+    let u1 = (Double(a >> 11) + 1) / 9_007_199_254_740_993, u2 = Double(b >> 11) / 9_007_199_254_740_992
+    return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
+}
+
+/// The raw of `img`: 14-bit RGGB, scene scaled to 0.9 of the range at white.
+func raw(_ img: TestImage, S: Double, O: Double, profile: [Double]?) throws -> RawImage {
+    let w = img.width & ~1, h = img.height & ~1
+    let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: w, height: h)
+    var md = chart.makeRawImage().metadata
+    md.blackLevel = [512]; md.blackLevelRepeatRows = 1; md.blackLevelRepeatColumns = 1
+    md.whiteLevel = [16383]
+    md.defaultCrop = nil
+    md.noiseProfile = profile
+    let plan = try DevelopPlan(metadata: md, width: w, height: h, samplesPerPixel: 1, recipe: DevelopRecipe(), opcodes: ParsedOpcodeLists(md))
+    let gains = plan.whiteBalanceGains
+    let range = 16383.0 - 512
+    var pixels = [UInt16](repeating: 0, count: w * h)
+    for y in 0..<h {
+        for x in 0..<w {
+            let c = Int(CFAPattern.rggb.color(x: x, y: y).rawValue)
+            let signal = 0.9 * img.linear[(y * img.width + x) * 3 + c] / Double(gains[c])
+            let sigma = (S * signal + O).squareRoot()
+            let v = 512 + (signal + sigma * gaussian(y * w + x, 2026)) * range
+            pixels[y * w + x] = UInt16(min(max(v.rounded(), 0), 16383))
+        }
+    }
+    return RawImage(width: w, height: h, samplesPerPixel: 1, pixels: pixels, metadata: md)
+}
+
+func render(_ raw: RawImage, _ nr: NoiseReductionSpec) throws -> [UInt16] {
+    var recipe = DevelopRecipe()
+    recipe.bitsPerSample = 16
+    recipe.applyDefaultCrop = false
+    recipe.thumbnailSize = 0
+    recipe.noiseReduction = nr
+    recipe.sharpen = .off
+    let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1,
+                               recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
+    return TileRenderer.render(raw, plan: plan).pixels16
+}
+
+func psnr(_ a: [UInt16], _ b: [UInt16], _ w: Int, _ h: Int) -> Double {
+    var se = 0.0, n = 0.0
+    for y in 8..<(h - 8) { for x in 8..<(w - 8) { for c in 0..<3 {
+        let i = (y * w + x) * 3 + c
+        let d = (Double(a[i]) - Double(b[i])) / 257
+        se += d * d; n += 1
+    } } }
+    return se == 0 ? 99 : 10 * log10(255 * 255 / (se / n))
+}
+
+func ssim(_ a: [UInt16], _ b: [UInt16], _ w: Int, _ h: Int) -> Double {
+    func luma(_ p: [UInt16]) -> [Double] {
+        var out = [Double](repeating: 0, count: w * h)
+        for i in 0..<(w * h) {
+            let r: Double = Double(p[i * 3]), g: Double = Double(p[i * 3 + 1]), b: Double = Double(p[i * 3 + 2])
+            out[i] = (0.299 * r + 0.587 * g + 0.114 * b) / 257
+        }
+        return out
+    }
+    let ya = luma(a), yb = luma(b)
+    let c1: Double = 6.5025, c2: Double = 58.5225   // (0.01·255)², (0.03·255)²
+    var sum = 0.0, count = 0.0
+    var y = 8
+    while y + 8 <= h - 8 {
+        var x = 8
+        while x + 8 <= w - 8 {
+            var ma = 0.0, mb = 0.0
+            for j in 0..<8 { for i in 0..<8 { ma += ya[(y + j) * w + x + i]; mb += yb[(y + j) * w + x + i] } }
+            ma /= 64; mb /= 64
+            var va = 0.0, vb = 0.0, cov = 0.0
+            for j in 0..<8 { for i in 0..<8 {
+                let da = ya[(y + j) * w + x + i] - ma, db = yb[(y + j) * w + x + i] - mb
+                va += da * da; vb += db * db; cov += da * db
+            } }
+            va /= 63; vb /= 63; cov /= 63
+            let numerator: Double = (2 * ma * mb + c1) * (2 * cov + c2)
+            let denominator: Double = (ma * ma + mb * mb + c1) * (va + vb + c2)
+            sum += numerator / denominator
+            count += 1
+            x += 4
+        }
+        y += 4
+    }
+    return count > 0 ? sum / count : 1
+}
+
+guard let options = parse() else { exit(2) }
+var sets: [(String, [TestImage])] = []
+let kodak = load(options.kodak, limit: options.images)
+if !kodak.isEmpty { sets.append(("Kodak 24", kodak)) } else { print("bench-quality: no PNGs in \(options.kodak); Kodak set skipped") }
+let photos = load(options.saturated, limit: options.images)
+if !photos.isEmpty { sets.append(("saturated set (photographs)", photos)) } else { print("bench-quality: no PNGs in \(options.saturated) (run make demosaic-sets); saturated set skipped") }
+if sets.isEmpty { exit(1) }
+
+func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+for (title, images) in sets {
+    var sums = [[Double]](repeating: [0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto
+    var cleanLoss = 0.0
+    for img in images {
+        let clean = try render(raw(img, S: 0, O: 0, profile: nil), .off)
+        let w = img.width & ~1, h = img.height & ~1
+        // Noise-free input carrying a NoiseProfile of negligible noise: auto must leave it alone.
+        let tagged = try render(raw(img, S: 0, O: 0, profile: [1e-9, 1e-10]), .auto)
+        cleanLoss += 99 - min(psnr(tagged, clean, w, h), 99)
+        for (k, level) in levels.enumerated() {
+            let noisy = try raw(img, S: level.S, O: level.O, profile: [level.S, level.O])
+            let off = try render(noisy, .off), on = try render(noisy, .auto)
+            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h)]
+            for i in 0..<4 { sums[k][i] += values[i] }
+        }
+        FileHandle.standardError.write(Data("\(img.name) done\n".utf8))
+    }
+    let n = Double(images.count)
+    print(options.markdown ? "\n### \(title), \(images.count) images (mean)\n" : "\n\(title), \(images.count) images (mean)")
+    print("| noise (σ at mid-grey) | PSNR off | PSNR auto | gain | SSIM off | SSIM auto |")
+    print("|---|---|---|---|---|---|")
+    for (k, level) in levels.enumerated() {
+        let s = sums[k].map { $0 / n }
+        let sigma = (level.S * 0.18 + level.O).squareRoot()   // mid-grey 0.18 of the range
+        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) |")
+    }
+    print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | |")
+}
+for peer in ["darktable-cli", "rawtherapee-cli"] {
+    let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(peer)") }
+    if !found { print("\n\(peer): not installed (make bench-peers installs it); no row") }
+}
