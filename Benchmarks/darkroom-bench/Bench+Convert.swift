@@ -14,12 +14,13 @@ extension Bench {
         let inputBytes = Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0)
         for compression in ["ljpeg", "jxl-lossless"] {
             let outDir = "\(dir)/convert-\(compression)"
-            let args = [darkroom, "convert", path, "-o", outDir, "--overwrite", "-q", "--compression", compression,
-                        "--report", "\(dir)/convert-\(compression).json"]
-            let tm = try Subprocess.time(args, runs: runs)
+            // A fresh output directory for every run (a rerun into the same one is only a resume).
+            let command = ["rm", "-rf", outDir, "&&", "exec", darkroom, "convert", path, "-o", outDir, "-q",
+                           "--compression", compression, "--report", "\(dir)/convert-\(compression).json"]
+            let tm = try Subprocess.time(command, shell: true, runs: runs)
             let out = "\(outDir)/\(file).dng"
             let first = FileManager.default.contents(atPath: out)
-            _ = try Subprocess.time(args, runs: 1)
+            _ = try Subprocess.time(command, shell: true, runs: 1)
             report.identical["\(file) convert \(compression) file, two runs"] = first != nil && first == FileManager.default.contents(atPath: out)
             let ratio = Self.rawRatio(report: "\(dir)/convert-\(compression).json")
             let note = String(format: "%.1f MB/s in; DNG %.1f MB (input %.1f MB); raw data %.2f:1",
