@@ -22,17 +22,7 @@ struct NoiseReductionTests {
     }
 
     /// Deterministic standard normal from the position (Box–Muller on a hash).
-    static func gaussian(_ i: Int, _ seed: UInt64) -> Double {
-        func hash(_ v: UInt64) -> UInt64 {
-            var z = v &+ 0x9E37_79B9_7F4A_7C15
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-        let a = hash(UInt64(i) &* 2 &+ seed), b = hash(UInt64(i) &* 2 &+ 1 &+ seed)
-        let u1 = (Double(a >> 11) + 1) / 9_007_199_254_740_993, u2 = Double(b >> 11) / 9_007_199_254_740_992
-        return (-2 * log(u1)).squareRoot() * cos(2 * .pi * u2)
-    }
+    static func gaussian(_ i: Int, _ seed: UInt64) -> Double { SyntheticNoise.gaussian(i, seed) }
 
     /// A 14-bit RGGB mosaic of `scene` with noise variance S·x + O (x in 0…1 of the range,
     /// before white balance) and, when `tag`, the matching NoiseProfile.
