@@ -69,7 +69,9 @@ public enum ConvertWorker {
     static func estimate(_ job: ConvertWorkerJob) -> Int64 {
         let fileSize = (try? FileManager.default.attributesOfItem(atPath: job.input)[.size] as? NSNumber)?.int64Value ?? 0
         guard let md = try? RawDecoder.metadata(path: job.input) else { return MemoryGate.saturating(fileSize, 2) }
-        let px = Int64(max(md.sensorWidth, 1)) * Int64(max(md.sensorHeight, 1)) * Int64(max(md.samplesPerPixel, 1))
+        // Sizes come from the file: every product saturates (a 2³²-pixel side must not trap).
+        let px = MemoryGate.saturating(MemoryGate.saturating(Int64(max(md.sensorWidth, 1)), Int64(max(md.sensorHeight, 1))),
+                                       Int64(max(md.samplesPerPixel, 1)))
         let samples = MemoryGate.saturating(px, 8)
         let render = MemoryGate.saturating(px, 3)
         let original = job.options.embedOriginal ? MemoryGate.saturating(fileSize, 2) : 0

@@ -6,7 +6,7 @@ with a one-line error naming the file.
 
   hostile.py corpus OUTDIR                 write the regression corpus (from Samples/ and, when
                                            present, ../shared/samples)
-  hostile.py run DARKROOM DIR [--jobs N]   run develop / info --json / explain / thumbnail on
+  hostile.py run DARKROOM DIR [--jobs N]   run develop / info --json / explain / thumbnail / convert on
                                            every file in DIR
   hostile.py mutate DARKROOM N [--seed S] [--jobs N] [--keep DIR]
                                            N fresh mutants of the samples, run like `run`
@@ -226,6 +226,7 @@ COMMANDS = [
     ("info", lambda f, o: ["info", f, "--json"]),
     ("explain", lambda f, o: ["explain", f]),
     ("thumbnail", lambda f, o: ["thumbnail", f, "-o", o]),
+    ("convert", lambda f, o: ["convert", f, "-o", o, "--preview", "none"]),
 ]
 
 
