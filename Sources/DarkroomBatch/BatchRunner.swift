@@ -290,29 +290,17 @@ public final class BatchRunner: @unchecked Sendable {
 
     private func wait(_ slot: WorkerSlot, _ worker: WorkerProcess, timeout: Double, memoryLimit: Int64, input: String) -> Exchange {
         let deadline = timeout > 0 ? Date().timeIntervalSince1970 + timeout : nil
-        switch worker.receive(deadline: deadline, memoryLimit: memoryLimit) {
-        case .line(let l):
+        let outcome = worker.receive(deadline: deadline, memoryLimit: memoryLimit)
+        if case .line(let l) = outcome {
             guard let r = try? JSONDecoder().decode(WorkerReply.self, from: Data(l)) else {
                 slot.discard()
                 return .lost(.crashed, "\(input): the worker process sent an unreadable reply; killed", remember: false)
             }
             return .reply(r)
-        case .died(let why, let inputFault):
-            slot.discard()
-            return .lost(.crashed, "\(input): \(why)", remember: inputFault)
-        case .timedOut:
-            slot.discard()
-            let ended = worker.inProcess ? "develop abandoned" : "worker process killed"
-            return .lost(.timeout, "\(input): no result after \(Self.seconds(timeout)) s (--timeout); \(ended)", remember: true)
-        case .overMemory(let mb):
-            slot.discard()
-            let who = worker.inProcess ? "the process" : "the worker process"
-            let ended = worker.inProcess ? "develop abandoned" : "killed"
-            return .lost(.memory, "\(input): \(who) used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; \(ended)", remember: true)
-        case .interrupted:
-            slot.discard()
-            return .interrupted
         }
+        slot.discard()
+        guard let lost = worker.loss(outcome, input: input, timeout: timeout, memoryLimit: memoryLimit) else { return .interrupted }
+        return .lost(lost.category, lost.message, remember: lost.inputFault)
     }
 
     /// A worker's resident-memory limit while it develops a file: `max(2 × estimate, --memory ÷

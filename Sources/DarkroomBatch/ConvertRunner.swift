@@ -253,26 +253,19 @@ final class ConvertSlot {
         guard let worker = current else { return .lost("crashed", "\(input): no worker process") }
         guard worker.send(message) else { discard(); return .lost("crashed", "\(input): the worker process is gone") }
         let deadline = timeout > 0 ? Date().timeIntervalSince1970 + timeout : nil
-        switch worker.receive(deadline: deadline, memoryLimit: memoryLimit) {
-        case .line(let l):
+        let outcome = worker.receive(deadline: deadline, memoryLimit: memoryLimit)
+        if case .line(let l) = outcome {
             guard let r = try? JSONDecoder().decode(ConvertWorkerReply.self, from: Data(l)) else {
                 discard()
                 return .lost("crashed", "\(input): the worker process sent an unreadable reply; killed")
             }
             return .reply(r)
-        case .died(let why, _):
-            discard()
-            return .lost("crashed", "\(input): \(why)")
-        case .timedOut:
-            discard()
-            return .lost("timeout", "\(input): no result after \(BatchRunner.seconds(timeout)) s (--timeout); worker process killed")
-        case .overMemory(let mb):
-            discard()
-            return .lost("memory", "\(input): the worker process used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; killed")
-        case .interrupted:
-            discard()
+        }
+        discard()
+        guard let lost = worker.loss(outcome, input: input, timeout: timeout, memoryLimit: memoryLimit) else {
             return .lost("interrupted", "\(input): interrupted")
         }
+        return .lost(lost.category.rawValue, lost.message)
     }
 
     func discard() {

@@ -152,6 +152,27 @@ final class WorkerProcess {
         }
     }
 
+    /// What an outcome that lost this worker means for its file: the failure category, one line
+    /// naming `input`, and whether the input caused it (see `Outcome.died`). Nil for a reply line
+    /// and for an interrupt. `timeout` (seconds) and `memoryLimit` (bytes) are the limits the
+    /// `receive` that produced `outcome` was given.
+    func loss(_ outcome: Outcome, input: String, timeout: Double, memoryLimit: Int64)
+        -> (category: FailureCategory, message: String, inputFault: Bool)? {
+        switch outcome {
+        case .line, .interrupted:
+            return nil
+        case .died(let why, let inputFault):
+            return (.crashed, "\(input): \(why)", inputFault)
+        case .timedOut:
+            let ended = inProcess ? "develop abandoned" : "worker process killed"
+            return (.timeout, "\(input): no result after \(BatchRunner.seconds(timeout)) s (--timeout); \(ended)", true)
+        case .overMemory(let mb):
+            let who = inProcess ? "the process" : "the worker process"
+            let ended = inProcess ? "develop abandoned" : "killed"
+            return (.memory, "\(input): \(who) used \(Int(mb)) MiB, over its limit of \(memoryLimit >> 20) MiB; \(ended)", true)
+        }
+    }
+
     /// Resident pages of the worker (second field of /proc/PID/statm).
     private func residentPages() -> Int64? {
         let fd = open("/proc/\(pid)/statm", O_RDONLY | O_CLOEXEC)
