@@ -166,9 +166,17 @@ extension DNGWriter {
         try t.writeDirectory()
     }
 
-    /// `encode` applied to every full-size tile (row-major; edge tiles padded with zeros), spread
+    /// What fills the part of an edge tile beyond the image.
+    enum TilePadding {
+        /// Zeros (the lossless-JPEG tiles).
+        case zeros
+        /// The tile's last column and row repeated (the JPEG XL tiles: smoother, smaller).
+        case edge
+    }
+
+    /// `encode` applied to every full-size tile (row-major; edge tiles padded as `padding` says), spread
     /// over `threads` workers (0 = one per core). The streams do not depend on the thread count.
-    static func encodeTilesConcurrently(_ image: RawImage, size tile: Int, threads: Int,
+    static func encodeTilesConcurrently(_ image: RawImage, size tile: Int, threads: Int, padding: TilePadding = .zeros,
                                         _ encode: @escaping @Sendable (UnsafeBufferPointer<UInt16>) -> [UInt8]) -> [[UInt8]] {
         let spp = image.samplesPerPixel, rowSamples = image.width * spp
         let across = (image.width + tile - 1) / tile, down = (image.height + tile - 1) / tile
@@ -184,11 +192,19 @@ extension DNGWriter {
                 while index < count {
                     let ty = index / across, tx = index % across
                     let w = min(tile, image.width - tx * tile), h = min(tile, image.height - ty * tile)
-                    if w < tile || h < tile { for i in buffer.indices { buffer[i] = 0 } }
+                    if padding == .zeros && (w < tile || h < tile) { for i in buffer.indices { buffer[i] = 0 } }
                     buffer.withUnsafeMutableBufferPointer { dst in
+                        let d = dst.baseAddress!
                         for y in 0..<h {
                             let src = (ty * tile + y) * rowSamples + tx * tileRowSamples
-                            (dst.baseAddress! + y * tileRowSamples).update(from: source.base.baseAddress! + src, count: w * spp)
+                            let row = d + y * tileRowSamples
+                            row.update(from: source.base.baseAddress! + src, count: w * spp)
+                            if padding == .edge {
+                                for x in w..<tile { for c in 0..<spp { row[x * spp + c] = row[(w - 1) * spp + c] } }
+                            }
+                        }
+                        if padding == .edge {
+                            for y in h..<tile { (d + y * tileRowSamples).update(from: d + (h - 1) * tileRowSamples, count: tileRowSamples) }
                         }
                     }
                     let stream = buffer.withUnsafeBufferPointer { encode($0) }

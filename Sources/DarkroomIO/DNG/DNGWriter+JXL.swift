@@ -1,5 +1,4 @@
 import DarkroomCore
-import Dispatch
 import Foundation
 
 extension DNGWriter {
@@ -35,50 +34,22 @@ extension DNGWriter {
     /// concurrently (`threads`; the bytes never depend on it). Every codestream is the full tile
     /// size, as the DNG SDK requires (`ReadJXL`: "mismatch tile size").
     static func encodeJXLTiles(_ image: RawImage, tile: Int, effort: Int, threads: Int) throws(TIFFError) -> [[UInt8]] {
-        let factor = jxlFieldFactor(image)
-        let stored = fieldInterleaved(image, factor: factor)
-        let spp = image.samplesPerPixel, w = image.width, h = image.height
-        let across = (w + tile - 1) / tile, down = (h + tile - 1) / tile, count = across * down
-        let workers = max(1, min(count, threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount))
-        let results = TileStreams(count: count)
-        let failures = TileStreams(count: count)
-        stored.withUnsafeBufferPointer { pixels in
-            let source = SendablePixels(base: pixels)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
-                var buffer = [UInt16](repeating: 0, count: tile * tile * spp)
-                var index = worker
-                while index < count {
-                    let ty = index / across, tx = index % across
-                    let bw = min(tile, w - tx * tile), bh = min(tile, h - ty * tile)
-                    // Full-size tiles (the DNG SDK requires the codestream to be the tile's declared
-                    // size); an edge tile's padding repeats its last column and row.
-                    buffer.withUnsafeMutableBufferPointer { dst in
-                        let d = dst.baseAddress!
-                        for y in 0..<bh {
-                            let src = (ty * tile + y) * w * spp + tx * tile * spp
-                            let row = d + y * tile * spp
-                            row.update(from: source.base.baseAddress! + src, count: bw * spp)
-                            for x in bw..<tile { for c in 0..<spp { row[x * spp + c] = row[(bw - 1) * spp + c] } }
-                        }
-                        for y in bh..<tile { (d + y * tile * spp).update(from: d + (bh - 1) * tile * spp, count: tile * spp) }
-                    }
-                    let outcome: Result<[UInt8], JXLTileEncoder.Failure> = buffer.withUnsafeBufferPointer { b in
-                        Result { () throws(JXLTileEncoder.Failure) -> [UInt8] in
-                            try JXLTileEncoder.encodeLossless(b, width: tile, height: tile, channels: spp, effort: effort)
-                        }
-                    }
-                    switch outcome {
-                    case .success(let stream): results.set(index, stream)
-                    case .failure(let e): failures.set(index, Array(e.description.utf8))
-                    }
-                    index += workers
-                }
+        let stored = RawImage(width: image.width, height: image.height, samplesPerPixel: image.samplesPerPixel,
+                              pixels: fieldInterleaved(image, factor: jxlFieldFactor(image)), metadata: image.metadata)
+        let spp = image.samplesPerPixel
+        let failures = TileStreams(count: 1)
+        let streams = encodeTilesConcurrently(stored, size: tile, threads: threads, padding: .edge) { buffer in
+            do throws(JXLTileEncoder.Failure) {
+                return try JXLTileEncoder.encodeLossless(buffer, width: tile, height: tile, channels: spp, effort: effort)
+            } catch {
+                failures.set(0, Array(error.description.utf8))
+                return []
             }
         }
-        if let bad = failures.streams.first(where: { !$0.isEmpty }) {
+        if let bad = failures.streams.first, !bad.isEmpty {
             throw .writeFailed(reason: String(decoding: bad, as: UTF8.self))
         }
-        return results.streams
+        return streams
     }
 
     /// Writes already-compressed tiles in order.

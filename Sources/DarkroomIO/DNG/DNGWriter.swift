@@ -310,15 +310,9 @@ public enum DNGWriter {
         }
         if let tile = options.tileSize {
             // Every tile's stream first, concurrently (`options.threads`), then written in order.
-            let streams = encodeTilesConcurrently(image, size: tile, threads: options.threads) { buffer in
+            try writeRawTiles(encodeTilesConcurrently(image, size: tile, threads: options.threads) { buffer in
                 encode(buffer, blockWidth: tile, rows: tile)
-            }
-            for (index, stream) in streams.enumerated() {
-                let failure: TIFFError? = stream.withUnsafeBytes { b in
-                    do throws(TIFFError) { try t.writeRawTile(index, b); return nil } catch { return error }
-                }
-                if let failure { throw failure }
-            }
+            }, t)
         } else {
             let rows = min(options.rowsPerStrip, image.height)
             var strip = 0, y = 0
