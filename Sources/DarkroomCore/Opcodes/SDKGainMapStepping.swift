@@ -91,14 +91,10 @@ struct SDKGainMapStepping {
             self.gains = gains; ph = points.1; self.mapPlanes = mapPlanes; self.plane = plane
             scaleH = 1.0 / Double(width); offsetH = 0.5
             originH = map.mapOriginH; spacingH = map.mapSpacingH
-            let rowIndex = ((1.0 / Double(height)) * (Double(row) + 0.5) - map.mapOriginV) / map.mapSpacingV
-            if !(rowIndex > 0) {
-                row1 = 0; row2 = 0; rowFraction = 0
-            } else if rowIndex >= Double(points.0 - 1) {
-                row1 = points.0 - 1; row2 = row1; rowFraction = 0
-            } else {
-                row1 = Int(rowIndex); row2 = row1 + 1; rowFraction = Float(rowIndex - Double(row1))
-            }
+            // The rows are chosen as the direct evaluation chooses them; only the columns step.
+            let (r1, r2, fraction) = PixelTile.mapIndex((1.0 / Double(height)) * (Double(row) + 0.5), origin: map.mapOriginV,
+                                                        spacing: map.mapSpacingV, points: points.0)
+            row1 = r1; row2 = r2; rowFraction = Float(fraction)
             self.column = column
             resetColumnState()
         }
