@@ -19,16 +19,20 @@ import Foundation
 /// The file is written atomically: to a temporary file in the same directory, renamed over
 /// `path` when complete, removed on any error.
 public enum DNGWriter {
-    public static func write(_ image: RawImage, to path: String, options: DNGWriteOptions = .init()) throws(TIFFError) {
+    /// Returns the raw-image digests written into IFD0 (nil unless `options.rawDigests`).
+    @discardableResult
+    public static func write(_ image: RawImage, to path: String, options: DNGWriteOptions = .init()) throws(TIFFError)
+        -> (legacy: [UInt8]?, new: [UInt8])? {
         do throws(TIFFError) {
             try validate(image, options)
             let temp = AtomicWriter.temporaryPath(beside: path)
             do throws(TIFFError) {
-                try writeFile(image, to: temp, options: options)
+                let digests = try writeFile(image, to: temp, options: options)
                 try normaliseRationals(path: temp)
                 guard rename(temp, path) == 0 else {
                     throw TIFFError.writeFailed(reason: "rename: \(String(cString: strerror(errno)))")
                 }
+                return digests
             } catch {
                 unlink(temp)
                 throw error
@@ -72,7 +76,8 @@ public enum DNGWriter {
     static func q(_ v: Double) -> Double { (v * 10000).rounded() / 10000 }
     static func q(_ m: Matrix3) -> [Double] { m.m.map(q) }
 
-    static func writeFile(_ image: RawImage, to path: String, options: DNGWriteOptions) throws(TIFFError) {
+    static func writeFile(_ image: RawImage, to path: String, options: DNGWriteOptions) throws(TIFFError)
+        -> (legacy: [UInt8]?, new: [UInt8])? {
         // JPEG XL tiles are encoded first: their digest goes into IFD0, written before them.
         var jxlTiles: [[UInt8]]?
         if case .jpegXL(let effort) = options.compression, let tile = options.tileSize {
@@ -112,6 +117,7 @@ public enum DNGWriter {
         if let jpeg = options.jpegPreview, options.preview != nil { try writeJPEGPreview(jpeg, tiff) }
         try tiff.close()
         if let original = options.originalRawFile { try appendOriginalRawFile(original, to: path) }
+        return digests
     }
 
     // MARK: - IFD0 tags
