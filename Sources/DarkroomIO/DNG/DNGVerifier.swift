@@ -53,14 +53,14 @@ public enum DNGVerifier {
         return result
     }
 
-    /// The raw IFD's tiles or strips as stored (empty when the layout is unreadable, which the
-    /// decode before this call would already have reported).
-    static func compressedBlocks(path: String) -> [[UInt8]] {
-        guard let parsed = try? DNGMetadataReader.readForDecoding(contentsOf: path), let layout = parsed.layout,
-              let data = FileManager.default.contents(atPath: path) else { return [] }
+    /// The raw IFD's tiles or strips as stored, copied one at a time from the file's mapping
+    /// `storage` (empty when the layout is unreadable, which the decode before this call would
+    /// already have reported).
+    static func compressedBlocks(path: String, storage: ByteStorage) -> [[UInt8]] {
+        guard let parsed = try? DNGMetadataReader.readForDecoding(contentsOf: path), let layout = parsed.layout else { return [] }
         return zip(layout.offsets, layout.byteCounts).map { offset, count in
-            guard offset >= 0, count >= 0, offset <= data.count, count <= data.count - offset else { return [] }
-            return [UInt8](data[offset..<(offset + count)])
+            guard offset >= 0, count >= 0, offset <= storage.count, count <= storage.count - offset else { return [] }
+            return storage.copy(offset..<(offset + count))
         }
     }
 
@@ -68,8 +68,8 @@ public enum DNGVerifier {
     /// passed, and the first failure. A file with neither RawImageDigest nor NewRawImageDigest fails.
     static func checkDigests(path: String, pixels: [UInt16], metadata md: RawMetadata,
                              threads: Int) throws(DNGConvertError) -> (checks: [String], failure: String?) {
-        let file: TIFFFile
-        do { file = try TIFFFile(storage: ByteStorage(mapping: path)) } catch {
+        let file: TIFFFile, storage: ByteStorage
+        do { storage = try ByteStorage(mapping: path); file = try TIFFFile(storage: storage) } catch {
             throw .decode(.corrupt(path: path, detail: error.underlying.description))
         }
         guard let ifd0 = file.ifd0 else { throw .decode(.corrupt(path: path, detail: "no IFD0")) }
@@ -79,7 +79,7 @@ public enum DNGVerifier {
         if newTag == nil && oldTag == nil { return (checks, "no RawImageDigest or NewRawImageDigest tag") }
         if let stored = newTag, md.compression == JXLDNGDecoder.compression {
             // JPEG XL raw data: the SDK's digest of the compressed tiles.
-            let computed = RawDigest.compressedTilesDigest(compressedBlocks(path: path))
+            let computed = RawDigest.compressedTilesDigest(compressedBlocks(path: path, storage: storage))
             guard stored == computed else {
                 return (checks, "NewRawImageDigest \(RawDigest.hex(stored)) does not match the compressed raw tiles (\(RawDigest.hex(computed)))")
             }
