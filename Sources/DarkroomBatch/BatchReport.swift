@@ -76,6 +76,10 @@ public struct BatchFileReport: Sendable, Codable, Equatable {
     public var error: String?
     public var category: FailureCategory?
     public var warnings: [String] = []
+    /// The picture-quality controls as resolved for this file, keyed by recipe key (demosaic,
+    /// highlights, noise-reduction, sharpen, lens): `darkroom explain`'s line for each. The
+    /// report's `recipe` says what was asked for every file; this says what it became here.
+    public var controls: [String: String]?
     public var width: Int?
     public var height: Int?
     public var decodeMilliseconds: Double?

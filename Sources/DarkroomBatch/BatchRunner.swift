@@ -474,6 +474,7 @@ public final class BatchRunner: @unchecked Sendable {
         }
         rep.status = .developed
         rep.width = result.outputWidth; rep.height = result.outputHeight; rep.warnings = result.warnings ?? []
+        rep.controls = result.controls
         rep.decodeMilliseconds = result.decodeMilliseconds; rep.renderMilliseconds = result.renderMilliseconds
         rep.encodeMilliseconds = result.encodeMilliseconds
         rep.outputs = outs.map(\.abs)

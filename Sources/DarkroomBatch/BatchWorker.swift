@@ -148,6 +148,7 @@ public enum BatchWorker {
             r.status = .developed
             if let first = results.first {
                 r.outputWidth = first.width; r.outputHeight = first.height; r.warnings = first.warnings
+                r.controls = first.controls.isEmpty ? nil : first.controls
                 r.decodeMilliseconds = first.decodeMilliseconds; r.renderMilliseconds = first.renderMilliseconds
                 r.encodeMilliseconds = results.reduce(0) { $0 + $1.encodeMilliseconds }
             }

@@ -85,6 +85,8 @@ struct WorkerReply: Codable, Sendable {
     var outputWidth: Int?
     var outputHeight: Int?
     var warnings: [String]?
+    /// The picture-quality controls as resolved for the file (`DevelopPlan.resolvedControls`).
+    var controls: [String: String]?
     var decodeMilliseconds: Double?
     var renderMilliseconds: Double?
     var encodeMilliseconds: Double?

@@ -90,6 +90,26 @@ struct BatchCLITests {
 
     /// kill -9 midway through a --jobs 1 batch, rerun: every output complete and decodable,
     /// no temporary files, no duplicates.
+    /// The report says, per file, what each picture-quality control resolved to (the lines of
+    /// `darkroom explain`), beside the recipe that asked for them.
+    @Test func reportCarriesResolvedControls() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let good = try S.writeCharts(in: dir + "/in", count: 1)
+        _ = try S.run(["develop", good[0], "-o", dir + "/out", "--report", dir + "/r.json", "--sharpen", "off",
+                       "--highlights", "clip", "--log", "json"])
+        let file = try #require(S.files(try S.report(dir + "/r.json")).first)
+        let controls = try #require(file["controls"] as? [String: String])
+        let explain = try S.run(["explain", good[0], "--sharpen", "off", "--highlights", "clip"])
+        #expect(controls["sharpen"] == "off")
+        #expect(controls["highlights"]?.hasPrefix("clip (") == true)
+        #expect(controls["lens"] == "auto → none (no lens model in the metadata)")
+        for key in ["highlights", "noise-reduction", "demosaic"] {
+            let value = try #require(controls[key], "\(key) missing")
+            #expect(explain.stdout.contains(value), "\(key): \(value) is not what explain says")
+        }
+    }
+
     @Test func sigkillThenResume() throws {
         let dir = S.tempDirectory()
         defer { S.cleanup(dir) }

@@ -47,10 +47,21 @@ public struct DevelopResult: Sendable, Codable, Equatable {
     public var height: Int
     public var bytes: Int
     public var warnings: [String]
+    /// The picture-quality controls as resolved for this file (`DevelopPlan.resolvedControls`).
+    public var controls: [String: String] = [:]
     /// Milliseconds spent decoding, rendering and encoding.
     public var decodeMilliseconds: Double
     public var renderMilliseconds: Double
     public var encodeMilliseconds: Double
+
+    public init(input: String, output: String, format: String, colorSpace: String, width: Int, height: Int, bytes: Int,
+                warnings: [String], decodeMilliseconds: Double, renderMilliseconds: Double, encodeMilliseconds: Double,
+                controls: [String: String] = [:]) {
+        self.input = input; self.output = output; self.format = format; self.colorSpace = colorSpace
+        self.width = width; self.height = height; self.bytes = bytes; self.warnings = warnings
+        self.decodeMilliseconds = decodeMilliseconds; self.renderMilliseconds = renderMilliseconds
+        self.encodeMilliseconds = encodeMilliseconds; self.controls = controls
+    }
 }
 
 /// Why one file failed; one line naming the file and the reason.
@@ -168,7 +179,7 @@ public enum FileDeveloper {
                                          colorSpace: recipe.colorSpace.rawValue, width: image.width, height: image.height,
                                          bytes: bytes.count, warnings: plan.warnings,
                                          decodeMilliseconds: decodeMs, renderMilliseconds: renderMs,
-                                         encodeMilliseconds: Double(e1 - e0) / 1e6))
+                                         encodeMilliseconds: Double(e1 - e0) / 1e6, controls: plan.resolvedControls))
         }
         return results
     }
