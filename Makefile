@@ -180,6 +180,15 @@ $(MP_MODELS)/.complete:
 	done
 	@touch $@
 
+# Tests/NeuralReference: the TFLite interpreter's outputs for the models above (Tests/Generators/tflite_reference.py,
+# with ai-edge-litert, numpy and pillow pinned by version and SHA-256 in Tests/Generators/requirements-tflite.txt,
+# installed under out/).
+TFLITE_PYDEPS := out/tflite-pydeps
+neural-reference: models
+	@[ -f $(TFLITE_PYDEPS)/.complete ] || { rm -rf $(TFLITE_PYDEPS) && python3 -m pip install -q --no-deps --require-hashes \
+	    --only-binary=:all: --target $(TFLITE_PYDEPS) -r Tests/Generators/requirements-tflite.txt && touch $(TFLITE_PYDEPS)/.complete; }
+	PYTHONPATH=$(TFLITE_PYDEPS) python3 Tests/Generators/tflite_reference.py $(MP_MODELS) ../shared/samples/kodak24/kodim04.png Tests/NeuralReference
+
 # Regenerate Profiles/*.icc (lcms2) and Samples/*.dng (our DNG writer).
 profiles: build
 	$(BIN) profiles --write-icc Profiles
