@@ -357,6 +357,7 @@ struct NeuralGraph {
                 // row/column at the end, as TFLite's ComputePaddingWithOffset) or extends it.
                 func split(_ full: Int, _ out: Int, _ stride: Int) throws(NeuralError) -> (Int, Int, Int) {
                     let total = full - out
+                    guard total <= 1 << 16 else { throw bad(y, "transposed-convolution output \(shape(y)) crops \(total) rows or columns") }
                     if total >= 0 { return (total / 2, total - total / 2, 0) }
                     guard -total < stride else { throw bad(y, "transposed-convolution output \(shape(y)) is larger than its input allows") }
                     return (0, 0, -total)

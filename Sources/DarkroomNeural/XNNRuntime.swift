@@ -51,6 +51,10 @@ final class XNNRuntime {
         func value(_ t: Int) throws(NeuralError) -> UInt32 {
             if let id = ids[t] { return id }
             let dims = (graph.constantShapes[t] ?? tensors[t].shape)
+            // XNNPACK handles at most 6 dimensions, and an empty tensor is no use to any node.
+            guard dims.count <= 6, dims.allSatisfy({ $0 >= 1 }) else {
+                throw .unsupportedTensor(file: file, tensor: tensors[t].name, reason: "shape \(dims) (XNNPACK needs 0–6 dimensions, each ≥ 1)")
+            }
             var data: UnsafeRawPointer? = nil
             var external = XNN_INVALID_VALUE_ID
             var flags: UInt32 = 0
