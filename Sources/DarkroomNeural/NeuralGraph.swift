@@ -65,7 +65,8 @@ struct NeuralGraph {
     let constantShapes: [Int: [Int]]
     /// The model's single input tensor.
     let input: Int
-    /// Tensors XNNPACK hands back: the model outputs it computes and the tail's inputs.
+    /// Tensors XNNPACK hands back: the model outputs it computes and the tail's inputs (except the
+    /// model input, which the tail reads directly).
     let xnnOutputs: [Int]
 
     var file: String { model.file }
@@ -394,9 +395,10 @@ struct NeuralGraph {
             case let .reshape(x, _): reads = [x]
             case let .concatenation(xs, _, _): reads = xs
             }
-            for t in reads where !tailTensors.contains(t) && !xnnOutputs.contains(t) { xnnOutputs.append(t) }
+            // The tail reads the model input directly; everything else XNNPACK computed.
+            for t in reads where t != input && !tailTensors.contains(t) && !xnnOutputs.contains(t) { xnnOutputs.append(t) }
         }
-        guard !xnnOutputs.contains(input) else { throw bad(input, "model input is also an output") }
+        guard !xnnOutputs.contains(input) else { throw bad(input, "model input is also a model output") }
         self.nodes = nodes
         self.tail = tail
         self.constants = constants

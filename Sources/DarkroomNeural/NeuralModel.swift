@@ -50,7 +50,7 @@ public final class NeuralModel: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         try runtime.invoke(input)
-        var values: [Int: [Float]] = [:]
+        var values: [Int: [Float]] = [graph.input: input]
         for (k, t) in graph.xnnOutputs.enumerated() {
             values[t] = Array(UnsafeMutableBufferPointer(rebasing: runtime.outputs[k][0..<runtime.outputCounts[k]]))
         }

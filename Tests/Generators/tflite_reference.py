@@ -27,10 +27,23 @@ face landmark 192x192: nearest sample p[(4y)//3, (4x)//3], v/255.
 
 Outputs, float32 little-endian, in the model's output order, concatenated:
 OUT_DIR/<model>.<input>.bin; the selfie mask is subsampled to every 4th row and column (64x64).
+
+Operator models: tiny models written here with the flatbuffers builder (schema.fbs field order) for
+operators the MediaPipe models do not use, or use in one configuration only; OUT_DIR/op_<name>.tflite,
+their input OUT_DIR/op_<name>.input.bin (seeded normal values) and outputs OUT_DIR/op_<name>.bin:
+- op_transpose_conv_bias: MediaPipe's Convolution2DTransposeBias, 5x7x3 -> 10x14x4, 3x3 kernel,
+  stride 2, SAME (an odd crop: 0 rows before, 1 after); reference: numpy only (TFLite's built-in
+  kernels do not have it), cross-checked against TFLite's XNNPACK delegate;
+- op_transpose_conv: builtin TRANSPOSE_CONV with bias, the same weights, SAME (10x14) and VALID
+  (11x15); reference: the interpreter's built-in kernels, cross-checked against numpy;
+- op_misc: RESIZE_BILINEAR align-corners / half-pixel / legacy, RELU6 + MEAN over H, W (keep_dims),
+  CONCATENATION + RESHAPE, RELU_N1_TO_1, AVERAGE_POOL_2D 3x3 stride 2 SAME, ADD of a per-channel
+  constant with fused RELU6; reference: the interpreter's built-in kernels.
 """
 import struct
 import sys
 
+import flatbuffers
 import numpy as np
 from PIL import Image
 from ai_edge_litert.interpreter import Interpreter, OpResolverType
@@ -132,8 +145,220 @@ def inputs_for(rgb):
     return {"selfie_segmentation": selfie, "face_detection_short_range": detection, "face_landmark": landmark}
 
 
+class TinyModel:
+    """A single-subgraph TFLite model written with the flatbuffers builder (schema.fbs field slots:
+    Model(version 0, operator_codes 1, subgraphs 2, description 3, buffers 4); OperatorCode(
+    deprecated_builtin_code 0, custom_code 1, version 2, builtin_code 3); SubGraph(tensors 0,
+    inputs 1, outputs 2, operators 3, name 4); Tensor(shape 0, type 1, buffer 2, name 3); Operator(
+    opcode_index 0, inputs 1, outputs 2, builtin_options_type 3, builtin_options 4, custom_options 5);
+    Buffer(data 0))."""
+
+    def __init__(self):
+        self.tensors = []     # (shape, type, buffer index, name)
+        self.buffers = [b""]  # buffer 0: empty, by convention
+        self.codes = []       # (builtin, custom, version)
+        self.ops = []         # (code index, inputs, outputs, options type, options fn, custom bytes)
+
+    def tensor(self, name, shape, data=None, ttype=0):
+        buf = 0
+        if data is not None:
+            self.buffers.append(np.ascontiguousarray(data).tobytes())
+            buf = len(self.buffers) - 1
+        self.tensors.append((list(shape), ttype, buf, name))
+        return len(self.tensors) - 1
+
+    def op(self, builtin, inputs, outputs, custom=None, version=1, options_type=0, options=None, custom_options=None):
+        key = (builtin, custom, version)
+        if key not in self.codes:
+            self.codes.append(key)
+        self.ops.append((self.codes.index(key), inputs, outputs, options_type, options, custom_options))
+
+    def build(self, inputs, outputs):
+        b = flatbuffers.Builder(1024)
+
+        def ints(values):
+            b.StartVector(4, len(values), 4)
+            for v in reversed(values):
+                b.PrependInt32(v)
+            return b.EndVector()
+
+        def offsets(values):
+            b.StartVector(4, len(values), 4)
+            for v in reversed(values):
+                b.PrependUOffsetTRelative(v)
+            return b.EndVector()
+
+        def raw(data):
+            b.StartVector(1, len(data), 16)
+            b.head = b.head - len(data)
+            b.Bytes[b.head:b.head + len(data)] = data
+            return b.EndVector()
+
+        buffers = []
+        for data in self.buffers:
+            vec = raw(data) if data else None
+            b.StartObject(1)
+            if vec is not None:
+                b.PrependUOffsetTRelativeSlot(0, vec, 0)
+            buffers.append(b.EndObject())
+        tensors = []
+        for shape, ttype, buf, name in self.tensors:
+            sv, nv = ints(shape), b.CreateString(name)
+            b.StartObject(4)
+            b.PrependUOffsetTRelativeSlot(0, sv, 0)
+            b.PrependInt8Slot(1, ttype, -1)
+            b.PrependUint32Slot(2, buf, 0xFFFFFFFF)
+            b.PrependUOffsetTRelativeSlot(3, nv, 0)
+            tensors.append(b.EndObject())
+        ops = []
+        for code, ins, outs, otype, ofn, custom in self.ops:
+            iv, ov = ints(ins), ints(outs)
+            opts = ofn(b) if ofn else None
+            cv = raw(custom) if custom else None
+            b.StartObject(6)
+            b.PrependUint32Slot(0, code, 0xFFFFFFFF)
+            b.PrependUOffsetTRelativeSlot(1, iv, 0)
+            b.PrependUOffsetTRelativeSlot(2, ov, 0)
+            if opts is not None:
+                b.PrependUint8Slot(3, otype, 0xFF)
+                b.PrependUOffsetTRelativeSlot(4, opts, 0)
+            if cv is not None:
+                b.PrependUOffsetTRelativeSlot(5, cv, 0)
+            ops.append(b.EndObject())
+        codes = []
+        for builtin, custom, version in self.codes:
+            cs = b.CreateString(custom) if custom else None
+            b.StartObject(4)
+            b.PrependInt8Slot(0, min(builtin, 127), -1)
+            if cs is not None:
+                b.PrependUOffsetTRelativeSlot(1, cs, 0)
+            b.PrependInt32Slot(2, version, -1)
+            b.PrependInt32Slot(3, builtin, -1)
+            codes.append(b.EndObject())
+        tv, iv, ov, opv, name = offsets(tensors), ints(inputs), ints(outputs), offsets(ops), b.CreateString("main")
+        b.StartObject(5)
+        b.PrependUOffsetTRelativeSlot(0, tv, 0)
+        b.PrependUOffsetTRelativeSlot(1, iv, 0)
+        b.PrependUOffsetTRelativeSlot(2, ov, 0)
+        b.PrependUOffsetTRelativeSlot(3, opv, 0)
+        b.PrependUOffsetTRelativeSlot(4, name, 0)
+        graph = b.EndObject()
+        cv, gv, bv, desc = offsets(codes), offsets([graph]), offsets(buffers), b.CreateString("darkroom operator test")
+        b.StartObject(5)
+        b.PrependUint32Slot(0, 3, 0)
+        b.PrependUOffsetTRelativeSlot(1, cv, 0)
+        b.PrependUOffsetTRelativeSlot(2, gv, 0)
+        b.PrependUOffsetTRelativeSlot(3, desc, 0)
+        b.PrependUOffsetTRelativeSlot(4, bv, 0)
+        b.Finish(b.EndObject(), file_identifier=b"TFL3")
+        return bytes(b.Output())
+
+
+def table(*slots):
+    """An options table builder: slots are (kind, slot, value) with kind in 'i8', 'i32', 'bool'."""
+    def make(b):
+        b.StartObject(max(s for _, s, _ in slots) + 1)
+        for kind, slot, value in slots:
+            {"i8": b.PrependInt8Slot, "u8": b.PrependUint8Slot, "i32": b.PrependInt32Slot,
+             "bool": b.PrependBoolSlot}[kind](slot, value, 0 if kind != "bool" else False)
+        return b.EndObject()
+    return make
+
+
+def run_model(data, x, delegate=False):
+    it = Interpreter(model_content=data, num_threads=1,
+                     experimental_op_resolver_type=OpResolverType.AUTO if delegate
+                     else OpResolverType.BUILTIN_WITHOUT_DEFAULT_DELEGATES)
+    it.allocate_tensors()
+    it.set_tensor(it.get_input_details()[0]["index"], x)
+    it.invoke()
+    return [it.get_tensor(d["index"]) for d in it.get_output_details()]
+
+
+def operator_models(out_dir):
+    rng = np.random.default_rng(18)
+    f32 = np.float32
+    x = rng.normal(size=(1, 5, 7, 3)).astype(f32)
+    w = rng.normal(size=(4, 3, 3, 3)).astype(f32)
+    bias = rng.normal(size=(4,)).astype(f32)
+    numpy_same = transpose_conv_bias(x, w, bias, (2, 2), (10, 14))
+    numpy_valid = transpose_conv_bias(x, w, bias, (2, 2), (11, 15))
+
+    # Convolution2DTransposeBias (custom options: TfLiteTransposeConvParams {padding 1 = SAME, stride_w, stride_h}).
+    m = TinyModel()
+    xi, wi, bi = m.tensor("x", x.shape), m.tensor("w", w.shape, w), m.tensor("b", bias.shape, bias)
+    yi = m.tensor("y", (1, 10, 14, 4))
+    m.op(32, [xi, wi, bi], [yi], custom="Convolution2DTransposeBias", custom_options=struct.pack("<iii", 1, 2, 2))
+    custom = m.build([xi], [yi])
+    delegate = run_model(custom, x, delegate=True)[0]
+    print(f"op_transpose_conv_bias: numpy vs TFLite XNNPACK delegate max |diff| {np.abs(delegate - numpy_same).max():.2e}")
+    cases = [("transpose_conv_bias", custom, x, [numpy_same.astype(f32)])]
+
+    # TRANSPOSE_CONV (output_shape, weights, input, bias), TransposeConvOptions (union type 49:
+    # padding 0 SAME / 1 VALID, stride_w, stride_h), version 3 (with bias).
+    m = TinyModel()
+    xi, wi, bi = m.tensor("x", x.shape), m.tensor("w", w.shape, w), m.tensor("b", bias.shape, bias)
+    outs = []
+    for label, padding, shape in (("same", 0, (1, 10, 14, 4)), ("valid", 1, (1, 11, 15, 4))):
+        si = m.tensor(f"shape_{label}", (4,), np.array(shape, np.int32), ttype=2)
+        yi = m.tensor(f"y_{label}", shape)
+        m.op(67, [si, wi, xi, bi], [yi], version=3, options_type=49,
+             options=table(("i8", 0, padding), ("i32", 1, 2), ("i32", 2, 2)))
+        outs.append(yi)
+    data = m.build([xi], outs)
+    ref = run_model(data, x)
+    print(f"op_transpose_conv: interpreter vs numpy max |diff| SAME {np.abs(ref[0] - numpy_same).max():.2e}, "
+          f"VALID {np.abs(ref[1] - numpy_valid).max():.2e}")
+    cases.append(("transpose_conv", data, x, ref))
+
+    # Miscellaneous operators on a 6x8x4 input.
+    x = (3 * rng.normal(size=(1, 6, 8, 4))).astype(f32)
+    m = TinyModel()
+    xi = m.tensor("x", x.shape)
+    outs = []
+    for label, (h, w_), align, half in (("align", (11, 15), True, False), ("half", (12, 16), False, True),
+                                        ("legacy", (9, 13), False, False)):
+        si = m.tensor(f"size_{label}", (2,), np.array([h, w_], np.int32), ttype=2)
+        yi = m.tensor(f"resize_{label}", (1, h, w_, 4))
+        m.op(23, [xi, si], [yi], options_type=15, options=table(("bool", 2, align), ("bool", 3, half)))
+        outs.append(yi)
+    r6 = m.tensor("relu6", x.shape)
+    m.op(21, [xi], [r6])
+    axes = m.tensor("axes", (2,), np.array([1, 2], np.int32), ttype=2)
+    mean = m.tensor("mean", (1, 1, 1, 4))
+    m.op(40, [r6, axes], [mean], options_type=27, options=table(("bool", 0, True)))
+    outs.append(mean)
+    cat = m.tensor("concat", (1, 6, 8, 8))
+    m.op(2, [xi, r6], [cat], options_type=10, options=table(("i32", 0, 3)))
+    shape = m.tensor("new_shape", (3,), np.array([1, 48, 8], np.int32), ttype=2)
+    flat = m.tensor("flat", (1, 48, 8))
+    m.op(22, [cat, shape], [flat], options_type=17, options=None)
+    outs.append(flat)
+    n1 = m.tensor("relu_n1_to_1", x.shape)
+    m.op(20, [xi], [n1])
+    outs.append(n1)
+    pool = m.tensor("avg_pool", (1, 3, 4, 4))
+    m.op(1, [xi], [pool], options_type=5,
+         options=table(("i8", 0, 0), ("i32", 1, 2), ("i32", 2, 2), ("i32", 3, 3), ("i32", 4, 3)))
+    outs.append(pool)
+    ci = m.tensor("channel_offsets", (4,), np.array([0.5, -1, 2, 7], f32))
+    added = m.tensor("add_relu6", x.shape)
+    m.op(0, [xi, ci], [added], options_type=11, options=table(("i8", 0, 3)))
+    outs.append(added)
+    data = m.build([xi], outs)
+    cases.append(("misc", data, x, run_model(data, x)))
+
+    for name, data, x, outputs in cases:
+        open(f"{out_dir}/op_{name}.tflite", "wb").write(data)
+        open(f"{out_dir}/op_{name}.input.bin", "wb").write(np.asarray(x, "<f4").tobytes())
+        blob = b"".join(np.asarray(o, "<f4").tobytes() for o in outputs)
+        open(f"{out_dir}/op_{name}.bin", "wb").write(blob)
+        print(f"op_{name}: model {len(data)} bytes, outputs {[o.shape for o in outputs]}")
+
+
 def main():
     models_dir, kodim04, out_dir = sys.argv[1:4]
+    operator_models(out_dir)
     img = Image.open(kodim04).convert("RGB")
     wd, ht = img.size
     side = 512
