@@ -157,3 +157,48 @@ struct SplitMix64 {
         return z ^ (z >> 31)
     }
 }
+
+/// Exhaustive damage to the tiny committed operator models (no `make models` needed, never skipped).
+@Suite struct RuntimeHostileTinyModelTests {
+    static func model(_ name: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: RuntimeReferenceTests.fixtures.appendingPathComponent(name)))
+    }
+
+    /// Every prefix of the Convolution2DTransposeBias model: a NeuralError or (for prefixes that keep
+    /// every byte the flatbuffer reaches) a model that runs; never a trap.
+    @Test func everyTruncation() throws {
+        let full = try Self.model("op_transpose_conv_bias.tflite")
+        var rejected = 0
+        for length in 0..<full.count {
+            do {
+                let m = try NeuralModel(bytes: Array(full.prefix(length)), name: "cut.tflite")
+                _ = try m.run([Float](repeating: 0.5, count: m.inputShape.reduce(1, *)))
+            } catch {
+                #expect(error.description.hasPrefix("cut.tflite: "))
+                rejected += 1
+            }
+        }
+        print("RuntimeHostileTinyModelTests: \(rejected) of \(full.count) truncations rejected")
+        #expect(rejected >= full.count * 9 / 10)
+    }
+
+    /// Every byte of the operator-mix model inverted in turn (the concatenation tail, resize, pooling
+    /// and MEAN paths): a NeuralError or a model that runs; never a trap.
+    @Test func everyByteInverted() throws {
+        let original = try Self.model("op_misc.tflite")
+        var rejected = 0
+        for k in 0..<original.count {
+            var b = original
+            b[k] ^= 0xFF
+            do {
+                let m = try NeuralModel(bytes: b, name: "flip.tflite")
+                _ = try m.run([Float](repeating: 0.5, count: m.inputShape.reduce(1, *)))
+            } catch {
+                #expect(error.description.hasPrefix("flip.tflite: "))
+                rejected += 1
+            }
+        }
+        print("RuntimeHostileTinyModelTests: \(rejected) of \(original.count) byte inversions rejected")
+        #expect(rejected > original.count / 4)
+    }
+}
