@@ -42,10 +42,10 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng16", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "COpenEXR", pkgConfig: "OpenEXR", providers: [.apt(["libopenexr-dev"])]),
-        // lensfun's C API and its lens database (lens corrections).
         // XNNPACK (neural-network kernels) and pthreadpool: Debian ships no .pc file for either, so the
         // module map links them by name.
         .systemLibrary(name: "CXNNPACK", providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]),
+        // lensfun's C API and its lens database (lens corrections).
         .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev", "liblensfun-data-v1"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
