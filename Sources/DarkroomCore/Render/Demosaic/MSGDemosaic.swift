@@ -45,7 +45,7 @@ public struct MSGDemosaic: DemosaicKernel {
     public var halo: Int { Self.exactInset + 3 }
 
     private enum Plane: Int, CaseIterable {
-        case dH, dV, gH, gV, rowH, rowV, qH, qV, fS, fW, fE, dR, dB, tR, tB
+        case dH, dV, gH, gV, rowH, rowV, qH, qV, fS, fW, fE, dR, dB
     }
 
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
@@ -61,13 +61,16 @@ public struct MSGDemosaic: DemosaicKernel {
         typealias D = DemosaicVector
         let n = w * h
         let storage = UnsafeMutablePointer<Float>.allocate(capacity: Plane.allCases.count * n)
-        storage.initialize(repeating: 0, count: Plane.allCases.count * n)
+        // No initialisation: every stage reads only pixels an earlier stage wrote (its range is
+        // the reads' inset plus its radius), and everything nearer the edge than `exactInset` is
+        // overwritten by the border fill.
         defer { storage.deallocate() }
         func plane(_ p: Plane) -> UnsafeMutablePointer<Float> { storage + p.rawValue * n }
         let dH = plane(.dH), dV = plane(.dV), gH = plane(.gH), gV = plane(.gV)
         let rowH = plane(.rowH), rowV = plane(.rowV), qH = plane(.qH), qV = plane(.qV)
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
-        let dR = plane(.dR), dB = plane(.dB), tR = plane(.tR), tB = plane(.tB)
+        let dR = plane(.dR), dB = plane(.dB)
+        let tR = gH, tB = gV   // refined differences, once the gradients are no longer needed
 
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
@@ -149,7 +152,7 @@ public struct MSGDemosaic: DemosaicKernel {
             }
         }
         crossDifferences(w: w, h: h, inset: 11, rowIsRed: rowIsRed, dR: dR, dB: dB)
-        // 4b. Red and blue at every site (inset 12); G − R, G − B kept in tR, tB.
+        // 4b. Red and blue at every site (inset 12).
         cardinal(m: m, w: w, h: h, inset: 12, greenParity: greenParity, rowIsRed: rowIsRed,
                  green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
         if refine > 0 {
