@@ -6,7 +6,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case gbtf        // Pekkucuksen & Altunbasak 2010, gradient-based threshold-free
     case ahd         // Hirakawa & Parks 2005, adaptive homogeneity-directed
     case mlri        // Kiku et al. 2014, minimized-Laplacian residual interpolation
-    case hybrid      // GBTF and MLRI blended by the local inter-channel correlation
+    case hybrid      // MSG and MLRI blended by the local inter-channel correlation
     case msg         // Pekkucuksen & Altunbasak 2013, multiscale gradients, with colour-difference refinement
 
     /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
