@@ -45,7 +45,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
 
 @Suite struct DemosaicTests {
     @Test func algorithmsAndDefault() {
-        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid"])
+        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg"])
         #expect(DemosaicAlgorithm.default == .gbtf)
         #expect(DemosaicAlgorithm.bilinear.halo == 1)
         #expect(DemosaicAlgorithm.malvar.halo == 2)
@@ -54,6 +54,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
         #expect(DemosaicAlgorithm.ahd.halo == 5)
         #expect(DemosaicAlgorithm.mlri.halo == 27)
         #expect(DemosaicAlgorithm.hybrid.halo == 27)
+        #expect(DemosaicAlgorithm.msg.halo == 17)
         #expect(HybridDemosaic(window: 30).halo == 37)
         #expect(MLRIDemosaic(greenRadius: 5, colourRadius: 3).halo == 2 * 5 + 2 * 3 + 11)
         #expect(DemosaicAlgorithm(rawValue: "gbtf") == .gbtf)
@@ -110,7 +111,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
     }
 
     /// Adaptive kernels keep a grey ramp a ramp: monotone rows, within 10⁻³ of the truth.
-    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid], cfaNames)
+    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid, .msg], cfaNames)
     func adaptiveKernelsKeepGreyRamps(algorithm: DemosaicAlgorithm, cfaName: String) throws {
         let cfa = try #require(CFAPattern(name: cfaName))
         let kernel = algorithm.makeKernel()

@@ -1,0 +1,242 @@
+import Foundation
+
+/// Multiscale-gradient colour-difference demosaicing, after Pekkucuksen & Altunbasak,
+/// "Multiscale gradients-based color filter array interpolation" (IEEE TIP 22(1), 2013), in the
+/// structure of their GBTF (`GBTFDemosaic`), followed by a colour-difference refinement:
+///
+/// 1. Hamilton–Adams horizontal and vertical estimates of the missing colour at every pixel give
+///    two colour-difference maps `ΔH`, `ΔV` (green minus red/blue).
+/// 2. Multiscale colour-difference gradients: `|Δ(−1) − Δ(+1)| + scale2 · |Δ(−2) − Δ(+2)|` along
+///    each axis (the second term compares same-type sites, so it sees structure the one-pixel
+///    term aliases), summed over 5×5 windows.
+/// 3. At red/blue sites the colour difference is a weighted mean of four one-sided 5-tap
+///    estimates (north, south, west, east; tap weights `exp(−k²/2σ²)`, k = 0…4 pixels out), each
+///    weighted by `1/(ε + Σ D)²` with `Σ D` the window of step 2 centred two pixels out on that
+///    side. Green = raw + Δ.
+/// 4. Red at blue and blue at red: green minus GBTF's 7×7 `prb` filter of the diagonal colour
+///    differences; red and blue at green sites: green minus the four cardinal colour differences
+///    weighted as in step 3.
+/// 5. Refinement (`refine` share, 0 = off): with all three planes known, the colour difference at
+///    each red/blue site is moved toward the weighted mean of the full colour differences at its
+///    four green neighbours, and at green sites the red/blue differences are re-estimated from
+///    their refined neighbours (the colour-difference smoothing of Menon et al. 2007 / Lu & Tan,
+///    with the step-3 weights instead of a hard direction).
+///
+/// Exactness: each stage runs wherever its reads stay in bounds; the output equals the unbounded
+/// result at distance ≥ `exactInset` (14), `halo` adds 3 so every stage's eight-lane row loops
+/// have room in the smallest region the contract allows. The band outside is filled bilinearly.
+public struct MSGDemosaic: DemosaicKernel {
+    /// Distance (pixels) from the region edge from which the output is exact.
+    public static let exactInset = 14
+    /// ε in the directional weights `1/(ε + Σ D)²` (data scale 1.0 = clip; raised to ≥ 10⁻¹²).
+    public var epsilon: Float
+    /// Weight of the two-pixel colour-difference gradient (0 = GBTF's single scale).
+    public var scale2: Float
+    /// σ in pixels of the one-sided directional estimates' taps (0 = flat 5-tap mean, as GBTF).
+    public var sigma: Float
+    /// Share of the neighbours' colour differences in the refinement (0 = no refinement).
+    public var refine: Float
+
+    public init(epsilon: Float = 1e-5, scale2: Float = 0.5, sigma: Float = 2, refine: Float = 0.75) {
+        self.epsilon = max(epsilon, 1e-12); self.scale2 = max(scale2, 0); self.sigma = max(sigma, 0)
+        self.refine = min(max(refine, 0), 1)
+    }
+
+    public var halo: Int { Self.exactInset + 3 }
+
+    private enum Plane: Int, CaseIterable {
+        case dH, dV, gH, gV, rowH, rowV, qH, qV, fS, fW, fE, dR, dB
+    }
+
+    public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
+                         red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                         blue: UnsafeMutablePointer<Float>) {
+        let w = width, h = height
+        guard w >= 2 * halo + 2, h >= 2 * halo + 2 else {
+            DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: max(w, h),
+                                red: red, green: green, blue: blue)
+            return
+        }
+        typealias V = DemosaicVector.V
+        typealias D = DemosaicVector
+        let n = w * h
+        let storage = UnsafeMutablePointer<Float>.allocate(capacity: Plane.allCases.count * n)
+        // No initialisation: every stage reads only pixels an earlier stage wrote (its range is
+        // the reads' inset plus its radius), and everything nearer the edge than `exactInset` is
+        // overwritten by the border fill.
+        defer { storage.deallocate() }
+        func plane(_ p: Plane) -> UnsafeMutablePointer<Float> { storage + p.rawValue * n }
+        let dH = plane(.dH), dV = plane(.dV), gH = plane(.gH), gV = plane(.gV)
+        let rowH = plane(.rowH), rowV = plane(.rowV), qH = plane(.qH), qV = plane(.qV)
+        let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
+        let dR = plane(.dR), dB = plane(.dB)
+        let tR = gH, tB = gV   // refined differences, once the gradients are no longer needed
+
+        let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
+        let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
+        let eps = epsilon, s2 = scale2
+        // Directional taps k = 0…4 (normalised).
+        var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
+        let tapSum = taps.reduce(0, +)
+        taps = taps.map { $0 / tapSum }
+        let t1 = taps[1], t2 = taps[2], t3 = taps[3], t4 = taps[4]
+        let largest = V(repeating: 1e6)
+
+        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
+            for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
+        }
+
+        // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
+        for y in 2..<(h - 2) {
+            let mr = m + y * w, gp = greenParity[y & 1]
+            chunks(2) { x in
+                let p = mr + x
+                let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
+                let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
+                let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
+                D.store((c - eh) * sign, dH + y * w + x)
+                D.store((c - ev) * sign, dV + y * w + x)
+            }
+        }
+        // 2. Multiscale gradients (inset 4).
+        for y in 4..<(h - 4) {
+            let o = y * w
+            chunks(4) { x in
+                let ph = dH + o + x, pv = dV + o + x
+                let a = D.abs(D.load(ph - 1) - D.load(ph + 1)) + D.abs(D.load(ph - 2) - D.load(ph + 2)) * s2
+                let b = D.abs(D.load(pv - w) - D.load(pv + w)) + D.abs(D.load(pv - 2 * w) - D.load(pv + 2 * w)) * s2
+                D.store(a, gH + o + x); D.store(b, gV + o + x)
+            }
+        }
+        // 5×5 sums → squared inverse weights (inset 6).
+        for y in 4..<(h - 4) {
+            let o = y * w
+            chunks(6) { x in
+                let ph = gH + o + x, pv = gV + o + x
+                D.store(((D.load(ph - 2) + D.load(ph - 1)) + (D.load(ph + 1) + D.load(ph + 2))) + D.load(ph), rowH + o + x)
+                D.store(((D.load(pv - 2) + D.load(pv - 1)) + (D.load(pv + 1) + D.load(pv + 2))) + D.load(pv), rowV + o + x)
+            }
+        }
+        for y in 6..<(h - 6) {
+            let o = y * w
+            chunks(6) { x in
+                let ph = rowH + o + x, pv = rowV + o + x
+                var a = ((D.load(ph - 2 * w) + D.load(ph - w)) + (D.load(ph + w) + D.load(ph + 2 * w))) + D.load(ph) + eps
+                var b = ((D.load(pv - 2 * w) + D.load(pv - w)) + (D.load(pv + w) + D.load(pv + 2 * w))) + D.load(pv) + eps
+                a = a.replacing(with: largest, where: a .> largest)
+                b = b.replacing(with: largest, where: b .> largest)
+                D.store(1 / (a * a), qH + o + x); D.store(1 / (b * b), qV + o + x)
+            }
+        }
+        // 3. Directional weights and colour differences at red/blue sites; green (inset 8).
+        for y in 8..<(h - 8) {
+            let o = y * w, gp = greenParity[y & 1]
+            let d = rowIsRed[y & 1] ? dR : dB
+            chunks(8) { x in
+                let i = o + x
+                let wN = D.load(qV + i - 2 * w), wS = D.load(qV + i + 2 * w)
+                let wW = D.load(qH + i - 2), wE = D.load(qH + i + 2)
+                let inv = 1 / ((wN + wS) + (wW + wE))
+                let fS = wS * inv, fW = wW * inv, fE = wE * inv
+                D.store(fS, fSp + i); D.store(fW, fWp + i); D.store(fE, fEp + i)
+                // Every mean is written as base + Σ share · (value − base), so a flat field stays exact.
+                let ph = dH + i, pv = dV + i
+                let c = D.load(ph), cv = D.load(pv)
+                let eW = c + ((t1 * (D.load(ph - 1) - c) + t2 * (D.load(ph - 2) - c)) + (t3 * (D.load(ph - 3) - c) + t4 * (D.load(ph - 4) - c)))
+                let eE = c + ((t1 * (D.load(ph + 1) - c) + t2 * (D.load(ph + 2) - c)) + (t3 * (D.load(ph + 3) - c) + t4 * (D.load(ph + 4) - c)))
+                let eN = cv + ((t1 * (D.load(pv - w) - cv) + t2 * (D.load(pv - 2 * w) - cv)) + (t3 * (D.load(pv - 3 * w) - cv) + t4 * (D.load(pv - 4 * w) - cv)))
+                let eS = cv + ((t1 * (D.load(pv + w) - cv) + t2 * (D.load(pv + 2 * w) - cv)) + (t3 * (D.load(pv + 3 * w) - cv) + t4 * (D.load(pv + 4 * w) - cv)))
+                let delta = eN + ((fS * (eS - eN) + fW * (eW - eN)) + fE * (eE - eN))
+                D.store(delta, d + i)
+                D.store(D.load(m + i) + delta * (1 - D.parityLanes(x, gp)), green + i)
+            }
+        }
+        crossDifferences(w: w, h: h, inset: 11, rowIsRed: rowIsRed, dR: dR, dB: dB)
+        // 4b. Red and blue at every site (inset 12).
+        cardinal(m: m, w: w, h: h, inset: 12, greenParity: greenParity, rowIsRed: rowIsRed,
+                 green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
+        if refine > 0 {
+            let k = 12
+            let r = refine
+            // 5a. Colour difference at red/blue sites toward its green neighbours' (inset 13);
+            //     red at blue / blue at red keep their prb difference, now from the refined green.
+            for y in (k + 1)..<(h - k - 1) {
+                let o = y * w, gp = greenParity[y & 1]
+                let own = rowIsRed[y & 1] ? red : blue
+                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
+                chunks(k + 1) { x in
+                    let i = o + x
+                    let g = green + i, c = own + i
+                    let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
+                    let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                    let mean = nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
+                    let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
+                    let delta = own + (mean - own) * r
+                    D.store(D.blend(isGreen, own, delta), t + i)
+                }
+            }
+            for y in (k + 1)..<(h - k - 1) {
+                let o = y * w, gp = greenParity[y & 1]
+                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
+                chunks(k + 1) { x in
+                    let i = o + x
+                    let isGreen = D.parityLanes(x, gp)
+                    let delta = D.load(t + i)
+                    D.store(delta, d + i)
+                    D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
+                }
+            }
+            // 5b. Red and blue everywhere again from the refined differences (inset 14).
+            cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
+                     green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
+        }
+        DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
+                            red: red, green: green, blue: blue)
+    }
+
+    /// Red and blue at rows/columns `inset..<size − inset`: at green sites green minus the four
+    /// cardinal colour differences weighted by `f*`; at red/blue sites the sample itself and green
+    /// minus the other colour's difference.
+    private func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
+                          green: UnsafeMutablePointer<Float>, fS: UnsafeMutablePointer<Float>, fW: UnsafeMutablePointer<Float>,
+                          fE: UnsafeMutablePointer<Float>, dR: UnsafeMutablePointer<Float>,
+                          dB: UnsafeMutablePointer<Float>, red: UnsafeMutablePointer<Float>,
+                          blue: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        for y in inset..<(h - inset) {
+            let gp = greenParity[y & 1], isRed = rowIsRed[y & 1]
+            let same = isRed ? dR : dB, other = isRed ? dB : dR
+            let sameOut = isRed ? red : blue, otherOut = isRed ? blue : red
+            for x0 in stride(from: inset, to: w - inset, by: 8) {
+                let x = min(x0, w - inset - 8), i = y * w + x
+                let b = D.load(fS + i), c = D.load(fW + i), e = D.load(fE + i)
+                let g = D.load(green + i), isGreen = D.parityLanes(x, gp)
+                let sN = D.load(same + i - w), oN = D.load(other + i - w)
+                let sMean = sN + ((b * (D.load(same + i + w) - sN) + c * (D.load(same + i - 1) - sN)) + e * (D.load(same + i + 1) - sN))
+                let oMean = oN + ((b * (D.load(other + i + w) - oN) + c * (D.load(other + i - 1) - oN)) + e * (D.load(other + i + 1) - oN))
+                D.store(D.blend(isGreen, g - sMean, D.load(m + i)), sameOut + i)
+                D.store(D.blend(isGreen, g - oMean, g - D.load(other + i)), otherOut + i)
+            }
+        }
+    }
+
+    /// Red at blue / blue at red: GBTF's `prb` filter of the diagonal colour differences.
+    private func crossDifferences(w: Int, h: Int, inset: Int, rowIsRed: [Bool],
+                                  dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
+            for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
+        }
+        // 4a. Red at blue / blue at red: prb ⊛ diagonal colour differences (inset 11).
+        for y in inset..<(h - inset) {
+            let p = rowIsRed[y & 1] ? dB : dR
+            chunks(inset) { x in
+                let c = p + y * w + x
+                let inner = (D.load(c - w - 1) + D.load(c - w + 1)) + (D.load(c + w - 1) + D.load(c + w + 1))
+                let outer = ((D.load(c - 3 * w - 1) + D.load(c - 3 * w + 1)) + (D.load(c + 3 * w - 1) + D.load(c + 3 * w + 1)))
+                    + ((D.load(c - w - 3) + D.load(c + w - 3)) + (D.load(c - w + 3) + D.load(c + w + 3)))
+                D.store((inner * 10 - outer) * 0.03125, c)
+            }
+        }
+    }
+}
