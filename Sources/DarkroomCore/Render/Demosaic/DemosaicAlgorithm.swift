@@ -9,10 +9,12 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case hybrid      // MSG and MLRI blended by the local inter-channel correlation
     case msg         // Pekkucuksen & Altunbasak 2013, multiscale gradients, with colour-difference refinement
 
-    /// The algorithm used when the recipe does not name one, chosen by measured Kodak-24 CPSNR and
-    /// speed (`bench-demosaic`, 24 MP, 2 workers): GBTF 40.56 dB at ~124 MP/s; MLRI 40.12 dB at
-    /// ~31 MP/s, AHD 37.10 dB at ~67 MP/s and RCD 36.98 dB at ~51 MP/s do not beat it.
-    public static let `default`: DemosaicAlgorithm = .gbtf
+    /// The algorithm used when the recipe does not name one, chosen on both demosaic benchmarks
+    /// and speed (`make bench-demosaic`, README "Demosaic"): MSG has the best Kodak-24 CPSNR we
+    /// have (40.80 dB; GBTF 40.56) and beats GBTF on the saturated set (35.14 against 34.57 dB)
+    /// at ≈ 0.8× its speed (≥ 100 MP/s on 2 workers). MLRI and the MSG/MLRI hybrid hold better on
+    /// saturated, uncorrelated colour (38.26 / 38.20 dB) but run at 30–50 MP/s.
+    public static let `default`: DemosaicAlgorithm = .msg
 }
 
 extension DemosaicAlgorithm {
