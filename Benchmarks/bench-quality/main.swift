@@ -1,4 +1,4 @@
-// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]
+// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--markdown]
 //
 // Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
 // the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
@@ -7,11 +7,12 @@
 // 512 — with shot + read noise at three ISO-like levels (variance S·x + O of the range, the
 // noise model of the DNG NoiseProfile tag, which the raw carries with the same S and O). Each is
 // developed by the normal pipeline (default look, 16-bit sRGB, sharpening off so noise reduction
-// is measured alone) with `--noise-reduction off` and `auto`, and compared with the render of
+// is measured alone) with `--noise-reduction off` and `auto` (or the SPEC given), and compared with the render of
 // the noise-free raw (noise reduction off): PSNR on the 8-bit scale and SSIM (Wang et al. 2004:
 // 8×8 windows every 4 px on luminance Y = 0.299 R + 0.587 G + 0.114 B, C1 = (0.01·255)²,
 // C2 = (0.03·255)²), 8 px border excluded. A noise-free raw tagged with a NoiseProfile of
-// negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB). Deterministic:
+// negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB); the last column is
+// the noise-free raw tagged with each level's profile (the detail that setting costs). Deterministic:
 // the noise is a hash of the position, so two runs print the same numbers.
 import DarkroomCore
 import DarkroomIO
@@ -22,6 +23,8 @@ struct Options {
     var saturated = ""
     var images = Int.max
     var markdown = false
+    /// The setting measured against `off` (default `auto`).
+    var spec = NoiseReductionSpec.auto
 }
 
 func parse() -> Options? {
@@ -36,8 +39,11 @@ func parse() -> Options? {
         case "--saturated-dir": guard let v = args.popFirst() else { return nil }; o.saturated = v
         case "--images": guard let v = args.popFirst(), let n = Int(v), n > 0 else { return nil }; o.images = n
         case "--markdown": o.markdown = true
+        case "--noise-reduction":
+            guard let v = args.popFirst(), let spec = try? NoiseReductionSpec(parsing: v) else { return nil }
+            o.spec = spec
         default:
-            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]")
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--markdown]")
             return nil
         }
     }
@@ -163,7 +169,7 @@ if sets.isEmpty { exit(1) }
 
 func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
 for (title, images) in sets {
-    var sums = [[Double]](repeating: [0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto
+    var sums = [[Double]](repeating: [0, 0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto, clean tagged
     var cleanLoss = 0.0
     for img in images {
         let clean = try render(raw(img, S: 0, O: 0, profile: nil), .off)
@@ -173,22 +179,25 @@ for (title, images) in sets {
         cleanLoss += 99 - min(psnr(tagged, clean, w, h), 99)
         for (k, level) in levels.enumerated() {
             let noisy = try raw(img, S: level.S, O: level.O, profile: [level.S, level.O])
-            let off = try render(noisy, .off), on = try render(noisy, .auto)
-            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h)]
-            for i in 0..<4 { sums[k][i] += values[i] }
+            let off = try render(noisy, .off), on = try render(noisy, options.spec)
+            // What the same setting costs noise-free input tagged with this level's profile (detail lost).
+            let cleanTagged = try render(raw(img, S: 0, O: 0, profile: [level.S, level.O]), options.spec)
+            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h),
+                          min(psnr(cleanTagged, clean, w, h), 99)]
+            for i in 0..<5 { sums[k][i] += values[i] }
         }
         FileHandle.standardError.write(Data("\(img.name) done\n".utf8))
     }
     let n = Double(images.count)
     print(options.markdown ? "\n### \(title), \(images.count) images (mean)\n" : "\n\(title), \(images.count) images (mean)")
-    print("| noise (σ at mid-grey) | PSNR off | PSNR auto | gain | SSIM off | SSIM auto |")
-    print("|---|---|---|---|---|---|")
+    print("| noise (σ at mid-grey) | PSNR off | PSNR \(options.spec.text) | gain | SSIM off | SSIM \(options.spec.text) | clean input, same profile |")
+    print("|---|---|---|---|---|---|---|")
     for (k, level) in levels.enumerated() {
         let s = sums[k].map { $0 / n }
         let sigma = (level.S * 0.18 + level.O).squareRoot()   // mid-grey 0.18 of the range
-        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) |")
+        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) | \(f(s[4])) dB |")
     }
-    print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | |")
+    print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | | |")
 }
 for peer in ["darktable-cli", "rawtherapee-cli"] {
     let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
