@@ -1,4 +1,4 @@
-// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--markdown]
+// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]
 //
 // Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
 // the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
@@ -25,6 +25,8 @@ struct Options {
     var markdown = false
     /// The setting measured against `off` (default `auto`).
     var spec = NoiseReductionSpec.auto
+    /// `--speed`: time a 6000 × 4000 render (the middle level's noise and profile) with `off` and SPEC instead.
+    var speed = false
 }
 
 func parse() -> Options? {
@@ -39,11 +41,12 @@ func parse() -> Options? {
         case "--saturated-dir": guard let v = args.popFirst() else { return nil }; o.saturated = v
         case "--images": guard let v = args.popFirst(), let n = Int(v), n > 0 else { return nil }; o.images = n
         case "--markdown": o.markdown = true
+        case "--speed": o.speed = true
         case "--noise-reduction":
             guard let v = args.popFirst(), let spec = try? NoiseReductionSpec(parsing: v) else { return nil }
             o.spec = spec
         default:
-            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--markdown]")
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]")
             return nil
         }
     }
@@ -160,6 +163,32 @@ func ssim(_ a: [UInt16], _ b: [UInt16], _ w: Int, _ h: Int) -> Double {
 }
 
 guard let options = parse() else { exit(2) }
+if options.speed {
+    // A 6000 × 4000 raw tiled from the first Kodak image (or a ramp), the middle noise level and its
+    // NoiseProfile; the whole render (all stages, all cores, defaults but 16-bit and no thumbnail),
+    // `off` and SPEC interleaved, median of 5 each.
+    let source = load(options.kodak, limit: 1).first
+    let W = 6000, H = 4000
+    var linear = [Double](repeating: 0, count: W * H * 3)
+    for y in 0..<H { for x in 0..<W { for c in 0..<3 {
+        if let s = source { linear[(y * W + x) * 3 + c] = s.linear[((y % s.height) * s.width + x % s.width) * 3 + c] }
+        else { linear[(y * W + x) * 3 + c] = Double(x + y) / Double(W + H) }
+    } } }
+    let big = TestImage(name: "24 MP", width: W, height: H, linear: linear)
+    let noisy = try raw(big, S: levels[1].S, O: levels[1].O, profile: [levels[1].S, levels[1].O])
+    var times: [String: [Double]] = [:]
+    for _ in 0..<5 {
+        for spec in [NoiseReductionSpec.off, options.spec] {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try render(noisy, spec)
+            times[spec.text, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+    }
+    let median = times.mapValues { $0.sorted()[2] }
+    let off = median["off"] ?? 0, on = median[options.spec.text] ?? 0
+    print(String(format: "24 MP render, median of 5: off %.3f s, %@ %.3f s (×%.2f)", off, options.spec.text, on, on / off))
+    exit(0)
+}
 var sets: [(String, [TestImage])] = []
 let kodak = load(options.kodak, limit: options.images)
 if !kodak.isEmpty { sets.append(("Kodak 24", kodak)) } else { print("bench-quality: no PNGs in \(options.kodak); Kodak set skipped") }
