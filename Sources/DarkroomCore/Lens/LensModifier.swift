@@ -15,4 +15,20 @@ public protocol LensModifier: Sendable {
     /// Multiplies `count` interleaved RGB pixels, those at (x0 + i, y) of the uncorrected image,
     /// by the vignetting correction gain (≥ 1 where the lens darkens).
     func correctVignetting(_ rgb: UnsafeMutablePointer<Float>, x0: Int, y: Int, count: Int)
+
+    /// The vignetting correction gain of the `count` pixels at (x0 + i, y) of the uncorrected
+    /// image, one float per pixel (the gain `correctVignetting` multiplies every channel by).
+    func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>)
+}
+
+extension LensModifier {
+    /// Through `correctVignetting` on white pixels (the green channel's gain).
+    public func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: max(count, 1) * 3) { buffer in
+            let rgb = buffer.baseAddress!
+            rgb.update(repeating: 1, count: count * 3)
+            correctVignetting(rgb, x0: x0, y: y, count: count)
+            for i in 0..<count { gains[i] = rgb[i * 3 + 1] }
+        }
+    }
 }

@@ -75,6 +75,90 @@ public enum LensResampler {
         }
     }
 
+    /// Applies the vignetting gain to a whole planar image (`planeStride` floats from the red
+    /// plane to the green, and from the green to the blue), rows spread over `threads` workers:
+    /// the gain of each fixed column block is asked of the model once (`vignettingGains`), then
+    /// multiplies the three planes.
+    public static func correctVignettingPlanar(_ image: UnsafeMutablePointer<Float>, planeStride: Int, width: Int, height: Int,
+                                               modifier: any LensModifier, threads: Int) {
+        let workers = max(1, min(threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount, height))
+        let next = Atomic<Int>(0)
+        let shared = SharedImage(base: image)
+        DispatchQueue.concurrentPerform(iterations: workers) { _ in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer in
+                let gains = buffer.baseAddress!
+                while true {
+                    let y = next.wrappingAdd(1, ordering: .relaxed).oldValue
+                    if y >= height { break }
+                    let row = shared.base + y * width
+                    var x0 = 0
+                    while x0 < width {
+                        let n = min(block, width - x0)
+                        modifier.vignettingGains(x0: x0, y: y, count: n, into: gains)
+                        for c in 0..<3 {
+                            let plane = row + c * planeStride + x0
+                            for i in 0..<n { plane[i] *= gains[i] }
+                        }
+                        x0 += n
+                    }
+                }
+            }
+        }
+    }
+
+    /// `resample` for a planar source (`planeStride` floats from one channel's plane to the next):
+    /// each channel's 4×4 window is four contiguous SIMD4 rows of its own plane, so TCA's per-channel
+    /// windows cost no more than coinciding ones.
+    public static func resamplePlanar(_ source: UnsafePointer<Float>, planeStride: Int, width: Int, height: Int,
+                                      modifier: any LensModifier, tile: PixelRect, into rgb: UnsafeMutablePointer<Float>) {
+        let bx0 = (tile.x / block) * block
+        let bx1 = min(((tile.maxX + block - 1) / block) * block, width)
+        let span = bx1 - bx0
+        let n = Float(WarpBicubic.subsamples)
+        let last = WarpBicubic.subsamples - 1
+        let maxX = Float(width - 3), maxY = Float(height - 3)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: span * 6) { buffer in
+            let positions = buffer.baseAddress!
+            WarpBicubic.weights.withUnsafeBufferPointer { table in
+                let wt = UnsafeRawPointer(table.baseAddress!)
+                for ty in 0..<tile.height {
+                    let y = tile.y + ty
+                    var x0 = bx0
+                    while x0 < bx1 {
+                        let count = min(block, bx1 - x0)
+                        modifier.sourcePositions(x0: x0, y: y, count: count, into: positions + (x0 - bx0) * 6)
+                        x0 += count
+                    }
+                    let out = rgb + ty * tile.width * 3
+                    for tx in 0..<tile.width {
+                        let p = positions + (tile.x + tx - bx0) * 6
+                        for c in 0..<3 {
+                            let x = p[2 * c], y = p[2 * c + 1]
+                            let plane = source + c * planeStride
+                            if x >= 1, y >= 1, x < maxX, y < maxY {
+                                let fx0 = x.rounded(.down), fy0 = y.rounded(.down)
+                                let fx = min(Int((x - fx0) * n), last), fy = min(Int((y - fy0) * n), last)
+                                let w = wt + (fy * WarpBicubic.subsamples + fx) * 64
+                                var row = UnsafeRawPointer(plane + (Int(fy0) - 1) * width + Int(fx0) - 1)
+                                let rowBytes = width * MemoryLayout<Float>.size
+                                var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
+                                for i in 1..<4 {
+                                    row += rowBytes
+                                    acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + i * 16).loadUnaligned(as: SIMD4<Float>.self)
+                                }
+                                let v = (acc[0] + acc[1]) + (acc[2] + acc[3])
+                                out[tx * 3 + c] = v > 0 ? v : 0
+                            } else {
+                                out[tx * 3 + c] = sample(plane, width: width, height: height, x: x, y: y, channel: 0,
+                                                         pixelStride: 1, weights: table.baseAddress!)
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// All three channels at once when their 4×4 windows coincide and lie inside the image (the
     /// common case: TCA moves red and blue by a fraction of a pixel): each window row is three
     /// SIMD4 loads of interleaved RGB, weighted per channel. Returns false (nothing written)
@@ -129,7 +213,7 @@ public enum LensResampler {
     /// clamped to the image (NaN → 0), taps beyond the edge clamped to it, result ≥ 0.
     @inline(__always)
     static func sample(_ s: UnsafePointer<Float>, width: Int, height: Int, x: Float, y: Float, channel: Int,
-                       weights: UnsafePointer<Float>) -> Float {
+                       pixelStride: Int = 3, weights: UnsafePointer<Float>) -> Float {
         let n = Float(WarpBicubic.subsamples)
         let cx = x > 0 ? min(x, Float(width - 1)) : 0
         let cy = y > 0 ? min(y, Float(height - 1)) : 0
@@ -139,19 +223,20 @@ public enum LensResampler {
         let fy = min(Int((cy - fy0) * n), WarpBicubic.subsamples - 1)
         let w = weights + (fy * WarpBicubic.subsamples + fx) * 16
         var total: Float = 0
+        let ps = pixelStride
         if ix >= 0, iy >= 0, ix + 3 < width, iy + 3 < height {
-            var row = s + (iy * width + ix) * 3 + channel
+            var row = s + (iy * width + ix) * ps + channel
             for i in 0..<4 {
-                total += w[i * 4] * row[0] + w[i * 4 + 1] * row[3] + w[i * 4 + 2] * row[6] + w[i * 4 + 3] * row[9]
-                row += width * 3
+                total += w[i * 4] * row[0] + w[i * 4 + 1] * row[ps] + w[i * 4 + 2] * row[2 * ps] + w[i * 4 + 3] * row[3 * ps]
+                row += width * ps
             }
         } else {
             for i in 0..<4 {
                 let sy = min(max(iy + i, 0), height - 1)
-                let row = s + sy * width * 3 + channel
+                let row = s + sy * width * ps + channel
                 for j in 0..<4 {
                     let sx = min(max(ix + j, 0), width - 1)
-                    total += w[i * 4 + j] * row[sx * 3]
+                    total += w[i * 4 + j] * row[sx * ps]
                 }
             }
         }

@@ -99,17 +99,51 @@ struct CaptureSharpening: Sendable {
             let gr = Self.gateRadius, br = radius
             let gateInv = 1 / Float((2 * gr + 1) * (2 * gr + 1))
             let blurInv = 1 / Float((2 * br + 1) * (2 * br + 1))
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: ew * 3) { cols in
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: ew * 3 + 8) { cols in
                 let cY = cols.baseAddress!, cY2 = cY + ew, cB = cY2 + ew
+                typealias V = SIMD8<Float>
+                @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
+                @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
+                let vGateInv = V(repeating: gateInv), vBlurInv = V(repeating: blurInv), vAmount = V(repeating: amount)
+                let vSlope = V(repeating: noiseSlope), vOffset = V(repeating: noiseOffset), zero = V()
                 for y in 0..<th {
                     let cy = y + R
-                    for x in 0..<ew {
-                        var sy: Float = 0, sy2: Float = 0, sb: Float = 0
-                        for j in (cy - gr)...(cy + gr) { sy += Y[j * ew + x]; sy2 += Y2[j * ew + x] }
-                        for j in (cy - br)...(cy + br) { sb += Y[j * ew + x] }
-                        cY[x] = sy; cY2[x] = sy2; cB[x] = sb
+                    // Column sums, eight columns at a time (each lane sums its column top to bottom,
+                    // as the scalar tail does); the last group overlaps rather than running past.
+                    if ew >= 8 {
+                        var x0 = 0
+                        while x0 < ew {
+                            let x = min(x0, ew - 8)
+                            var sy = V(), sy2 = V(), sb = V()
+                            for j in (cy - gr)...(cy + gr) { sy += load(Y + j * ew + x); sy2 += load(Y2 + j * ew + x) }
+                            for j in (cy - br)...(cy + br) { sb += load(Y + j * ew + x) }
+                            store(sy, cY + x); store(sy2, cY2 + x); store(sb, cB + x)
+                            x0 += 8
+                        }
+                    } else {
+                        for x in 0..<ew {
+                            var sy: Float = 0, sy2: Float = 0, sb: Float = 0
+                            for j in (cy - gr)...(cy + gr) { sy += Y[j * ew + x]; sy2 += Y2[j * ew + x] }
+                            for j in (cy - br)...(cy + br) { sb += Y[j * ew + x] }
+                            cY[x] = sy; cY2[x] = sy2; cB[x] = sb
+                        }
                     }
-                    for x in 0..<tw {
+                    // Row sums and the gated delta, eight pixels at a time: the same operations in
+                    // the same order per lane as the scalar loop, so the bits do not depend on grouping.
+                    var x = 0
+                    while x + 8 <= tw {
+                        let cx = x + R
+                        var sy = V(), sy2 = V(), sb = V()
+                        for k in (cx - gr)...(cx + gr) { sy += load(cY + k); sy2 += load(cY2 + k) }
+                        for k in (cx - br)...(cx + br) { sb += load(cB + k) }
+                        let mu = sy * vGateInv
+                        let v = (sy2 * vGateInv - mu * mu).replacing(with: zero, where: sy2 * vGateInv - mu * mu .< zero)
+                        let noise = vSlope * mu.replacing(with: zero, where: mu .< zero) + vOffset
+                        let gate = ((v - noise) / v).replacing(with: zero, where: .!(v .> noise))
+                        store(vAmount * gate * (load(Y + cy * ew + cx) - sb * vBlurInv), delta + y * tw + x)
+                        x += 8
+                    }
+                    while x < tw {
                         let cx = x + R
                         var sy: Float = 0, sy2: Float = 0, sb: Float = 0
                         for k in (cx - gr)...(cx + gr) { sy += cY[k]; sy2 += cY2[k] }
@@ -119,6 +153,7 @@ struct CaptureSharpening: Sendable {
                         let noise = noiseSlope * max(mu, 0) + noiseOffset
                         let gate = v > noise ? (v - noise) / v : 0
                         delta[y * tw + x] = amount * gate * (Y[cy * ew + cx] - sb * blurInv)
+                        x += 1
                     }
                 }
             }

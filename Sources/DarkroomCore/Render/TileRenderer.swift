@@ -48,12 +48,16 @@ public enum TileRenderer {
                 let sharpen = CaptureSharpening.resolve(plan: plan, source: source, denoise: denoise)
                 // A lens correction (`LensResampler`) needs the whole demosaiced image too.
                 let lens = plan.lens.flatMap { $0.isActive ? $0 : nil }
-                if (plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage) || lens != nil {
+                let wholeList3 = plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage
+                if wholeList3 || lens != nil {
                     // …and List3 on the full demosaiced image (every sample is stored by a tile: no zero-fill).
+                    // A lens resample without a whole-image List3 stages three planes (each channel's
+                    // bicubic window is then 4 contiguous samples per row); List3 works on interleaved RGB.
+                    let planar = !wholeList3 && lens?.isGeometric == true && lens?.modifier != nil
                     var rgbFull: [Float] = .uninitialized(count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
-                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel,
-                                 highlights: highlights, denoise: denoise, sharpen: sharpen)
+                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!, planar: planar),
+                                 kernel: kernel, highlights: highlights, denoise: denoise, sharpen: sharpen)
                     }
                     if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
                         var w = W, h = H
@@ -61,13 +65,18 @@ public enum TileRenderer {
                     }
                     if let lens, lens.correctsVignetting, let modifier = lens.modifier {
                         rgbFull.withUnsafeMutableBufferPointer { f in
-                            LensResampler.correctVignetting(f.baseAddress!, width: W, height: H, modifier: modifier,
-                                                            threads: plan.recipe.threads)
+                            if planar {
+                                LensResampler.correctVignettingPlanar(f.baseAddress!, planeStride: W * H, width: W, height: H,
+                                                                      modifier: modifier, threads: plan.recipe.threads)
+                            } else {
+                                LensResampler.correctVignetting(f.baseAddress!, width: W, height: H, modifier: modifier,
+                                                                threads: plan.recipe.threads)
+                            }
                         }
                     }
                     rgbFull.withUnsafeBufferPointer { f in
-                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode, kernel: kernel,
-                                 highlights: highlights, lens: lens?.isGeometric == true ? lens?.modifier : nil)
+                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f, planar: planar), target: encode,
+                                 kernel: kernel, highlights: highlights, lens: lens?.isGeometric == true ? lens?.modifier : nil)
                     }
                 } else {
                     runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
@@ -146,15 +155,17 @@ public enum TileRenderer {
         case mosaic(UnsafeBufferPointer<UInt16>)
         /// A full linearised, OpcodeList2-applied, balanced image (`samplesPerPixel` interleaved).
         case balanced(UnsafeBufferPointer<Float>)
-        /// A full demosaiced, OpcodeList3-applied RGB image.
-        case demosaiced(UnsafeBufferPointer<Float>)
+        /// A full demosaiced, OpcodeList3-applied RGB image: interleaved, or three planes
+        /// (`planar`, red then green then blue, `width × height` each; only with a lens resample).
+        case demosaiced(UnsafeBufferPointer<Float>, planar: Bool)
     }
 
     /// Where a tile's demosaiced RGB goes.
     enum TileTarget {
         case encode(OutputTransform, OutputSink)
-        /// Store balanced camera RGB into a full `width × height × 3` buffer.
-        case store(UnsafeMutablePointer<Float>)
+        /// Store balanced camera RGB into a full `width × height × 3` buffer: interleaved, or as
+        /// three `width × height` planes (`planar`).
+        case store(UnsafeMutablePointer<Float>, planar: Bool)
     }
 
     /// Tiles `area` and spreads them over the workers.
@@ -341,9 +352,14 @@ public enum TileRenderer {
             // The tile's camera RGB ends up either as planes (straight from the demosaic) or
             // interleaved in `rgb` (full-colour sources, a staged image, pointwise OpcodeList3).
             var planes: OutputTransform.Planes?
-            if case .demosaiced(let full) = job.source, let lens = job.lens {
-                LensResampler.resample(full.baseAddress!, width: W, height: H, modifier: lens, tile: tile, into: rgb)
-            } else if case .demosaiced(let full) = job.source {
+            if case .demosaiced(let full, let planar) = job.source, let lens = job.lens {
+                if planar {
+                    LensResampler.resamplePlanar(full.baseAddress!, planeStride: W * H, width: W, height: H, modifier: lens,
+                                                 tile: tile, into: rgb)
+                } else {
+                    LensResampler.resample(full.baseAddress!, width: W, height: H, modifier: lens, tile: tile, into: rgb)
+                }
+            } else if case .demosaiced(let full, _) = job.source {
                 for y in 0..<th {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
                 }
@@ -434,7 +450,22 @@ public enum TileRenderer {
                     return OutputTransform.Planes(r: red, g: green, b: blue, stride: tw)
                 }()
                 encoder.encode(planes: p, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
-            case .store(let full):
+            case .store(let full, let planar) where planar:
+                let plane = W * H
+                for y in 0..<th {
+                    let o = (tile.y + y) * W + tile.x
+                    if let p = planes {
+                        (full + o).update(from: p.r + y * p.stride, count: tw)
+                        (full + plane + o).update(from: p.g + y * p.stride, count: tw)
+                        (full + 2 * plane + o).update(from: p.b + y * p.stride, count: tw)
+                    } else {
+                        let row = rgb + y * tw * 3
+                        for x in 0..<tw {
+                            full[o + x] = row[x * 3]; full[plane + o + x] = row[x * 3 + 1]; full[2 * plane + o + x] = row[x * 3 + 2]
+                        }
+                    }
+                }
+            case .store(let full, _):
                 if let p = planes {
                     interleave(p, into: full + (tile.y * W + tile.x) * 3, width: tw, height: th, rowStride: W * 3)
                 } else {

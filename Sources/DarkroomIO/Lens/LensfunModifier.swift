@@ -43,6 +43,15 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
         }
     }
 
+    /// lensfun's gain on a row of ones (one intensity component per pixel: a third of the work of
+    /// correcting interleaved RGB, where every component gets the same gain).
+    func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        gains.update(repeating: 1, count: count)
+        _ = lf_modifier_apply_color_modification(modifier, gains, Float(x0), Float(y), Int32(count), 1,
+                                                 Int32(LF_CR_INTENSITY.rawValue), Int32(count * MemoryLayout<Float>.size))
+    }
+
     func correctVignetting(_ rgb: UnsafeMutablePointer<Float>, x0: Int, y: Int, count: Int) {
         guard count > 0 else { return }
         _ = lf_modifier_apply_color_modification(modifier, rgb, Float(x0), Float(y), Int32(count), 1, Self.rgbRole,
