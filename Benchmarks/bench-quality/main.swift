@@ -1,4 +1,4 @@
-// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]
+// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]
 //
 // Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
 // the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
@@ -7,11 +7,12 @@
 // 512 — with shot + read noise at three ISO-like levels (variance S·x + O of the range, the
 // noise model of the DNG NoiseProfile tag, which the raw carries with the same S and O). Each is
 // developed by the normal pipeline (default look, 16-bit sRGB, sharpening off so noise reduction
-// is measured alone) with `--noise-reduction off` and `auto`, and compared with the render of
+// is measured alone) with `--noise-reduction off` and `auto` (or the SPEC given), and compared with the render of
 // the noise-free raw (noise reduction off): PSNR on the 8-bit scale and SSIM (Wang et al. 2004:
 // 8×8 windows every 4 px on luminance Y = 0.299 R + 0.587 G + 0.114 B, C1 = (0.01·255)²,
 // C2 = (0.03·255)²), 8 px border excluded. A noise-free raw tagged with a NoiseProfile of
-// negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB). Deterministic:
+// negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB); the last column is
+// the noise-free raw tagged with each level's profile (the detail that setting costs). Deterministic:
 // the noise is a hash of the position, so two runs print the same numbers.
 import DarkroomCore
 import DarkroomIO
@@ -22,6 +23,10 @@ struct Options {
     var saturated = ""
     var images = Int.max
     var markdown = false
+    /// The setting measured against `off` (default `auto`).
+    var spec = NoiseReductionSpec.auto
+    /// `--speed`: time a 6000 × 4000 render (the middle level's noise and profile) with `off` and SPEC instead.
+    var speed = false
 }
 
 func parse() -> Options? {
@@ -36,8 +41,12 @@ func parse() -> Options? {
         case "--saturated-dir": guard let v = args.popFirst() else { return nil }; o.saturated = v
         case "--images": guard let v = args.popFirst(), let n = Int(v), n > 0 else { return nil }; o.images = n
         case "--markdown": o.markdown = true
+        case "--speed": o.speed = true
+        case "--noise-reduction":
+            guard let v = args.popFirst(), let spec = try? NoiseReductionSpec(parsing: v) else { return nil }
+            o.spec = spec
         default:
-            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--markdown]")
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]")
             return nil
         }
     }
@@ -154,6 +163,32 @@ func ssim(_ a: [UInt16], _ b: [UInt16], _ w: Int, _ h: Int) -> Double {
 }
 
 guard let options = parse() else { exit(2) }
+if options.speed {
+    // A 6000 × 4000 raw tiled from the first Kodak image (or a ramp), the middle noise level and its
+    // NoiseProfile; the whole render (all stages, all cores, defaults but 16-bit and no thumbnail),
+    // `off` and SPEC interleaved, median of 5 each.
+    let source = load(options.kodak, limit: 1).first
+    let W = 6000, H = 4000
+    var linear = [Double](repeating: 0, count: W * H * 3)
+    for y in 0..<H { for x in 0..<W { for c in 0..<3 {
+        if let s = source { linear[(y * W + x) * 3 + c] = s.linear[((y % s.height) * s.width + x % s.width) * 3 + c] }
+        else { linear[(y * W + x) * 3 + c] = Double(x + y) / Double(W + H) }
+    } } }
+    let big = TestImage(name: "24 MP", width: W, height: H, linear: linear)
+    let noisy = try raw(big, S: levels[1].S, O: levels[1].O, profile: [levels[1].S, levels[1].O])
+    var times: [String: [Double]] = [:]
+    for _ in 0..<5 {
+        for spec in [NoiseReductionSpec.off, options.spec] {
+            let start = DispatchTime.now().uptimeNanoseconds
+            _ = try render(noisy, spec)
+            times[spec.text, default: []].append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+        }
+    }
+    let median = times.mapValues { $0.sorted()[2] }
+    let off = median["off"] ?? 0, on = median[options.spec.text] ?? 0
+    print(String(format: "24 MP render, median of 5: off %.3f s, %@ %.3f s (×%.2f)", off, options.spec.text, on, on / off))
+    exit(0)
+}
 var sets: [(String, [TestImage])] = []
 let kodak = load(options.kodak, limit: options.images)
 if !kodak.isEmpty { sets.append(("Kodak 24", kodak)) } else { print("bench-quality: no PNGs in \(options.kodak); Kodak set skipped") }
@@ -163,7 +198,7 @@ if sets.isEmpty { exit(1) }
 
 func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
 for (title, images) in sets {
-    var sums = [[Double]](repeating: [0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto
+    var sums = [[Double]](repeating: [0, 0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto, clean tagged
     var cleanLoss = 0.0
     for img in images {
         let clean = try render(raw(img, S: 0, O: 0, profile: nil), .off)
@@ -173,22 +208,25 @@ for (title, images) in sets {
         cleanLoss += 99 - min(psnr(tagged, clean, w, h), 99)
         for (k, level) in levels.enumerated() {
             let noisy = try raw(img, S: level.S, O: level.O, profile: [level.S, level.O])
-            let off = try render(noisy, .off), on = try render(noisy, .auto)
-            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h)]
-            for i in 0..<4 { sums[k][i] += values[i] }
+            let off = try render(noisy, .off), on = try render(noisy, options.spec)
+            // What the same setting costs noise-free input tagged with this level's profile (detail lost).
+            let cleanTagged = try render(raw(img, S: 0, O: 0, profile: [level.S, level.O]), options.spec)
+            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h),
+                          min(psnr(cleanTagged, clean, w, h), 99)]
+            for i in 0..<5 { sums[k][i] += values[i] }
         }
         FileHandle.standardError.write(Data("\(img.name) done\n".utf8))
     }
     let n = Double(images.count)
     print(options.markdown ? "\n### \(title), \(images.count) images (mean)\n" : "\n\(title), \(images.count) images (mean)")
-    print("| noise (σ at mid-grey) | PSNR off | PSNR auto | gain | SSIM off | SSIM auto |")
-    print("|---|---|---|---|---|---|")
+    print("| noise (σ at mid-grey) | PSNR off | PSNR \(options.spec.text) | gain | SSIM off | SSIM \(options.spec.text) | clean input, same profile |")
+    print("|---|---|---|---|---|---|---|")
     for (k, level) in levels.enumerated() {
         let s = sums[k].map { $0 / n }
         let sigma = (level.S * 0.18 + level.O).squareRoot()   // mid-grey 0.18 of the range
-        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) |")
+        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) | \(f(s[4])) dB |")
     }
-    print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | |")
+    print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | | |")
 }
 for peer in ["darktable-cli", "rawtherapee-cli"] {
     let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")

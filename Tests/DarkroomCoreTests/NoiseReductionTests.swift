@@ -26,7 +26,7 @@ struct NoiseReductionTests {
 
     /// A 14-bit RGGB mosaic of `scene` with noise variance S·x + O (x in 0…1 of the range,
     /// before white balance) and, when `tag`, the matching NoiseProfile.
-    static func raw(S: Double, O: Double, tag: Bool) throws -> RawImage {
+    static func raw(S: Double, O: Double, tag: Bool, scene: (Int, Int) -> SIMD3<Double> = NoiseReductionTests.scene) throws -> RawImage {
         let chart = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: width, height: height)
         var md = chart.makeRawImage().metadata
         md.blackLevel = [512]; md.blackLevelRepeatRows = 1; md.blackLevelRepeatColumns = 1
@@ -76,8 +76,8 @@ struct NoiseReductionTests {
     }
 
     /// Three ISO-like noise levels (σ at mid-grey 0.004, 0.009, 0.018 of the range): auto gains
-    /// ≥ 1 dB at the lowest, ≥ 2 dB at the middle and ≥ 3 dB at the highest (measured +1.7,
-    /// +2.2, +3.3; the bar, 3 and 5 dB, needs a stronger filter than the local Wiener).
+    /// ≥ 2.5, ≥ 3 and ≥ 4.5 dB (measured +2.9, +3.9, +5.0; the local Wiener filter after the
+    /// demosaic that came before gained +1.7, +2.2, +3.3).
     @Test func autoGainsAtMiddleAndHighNoise() throws {
         let clean = try Self.render(Self.raw(S: 0, O: 0, tag: false), .off)
         var gains: [Double] = []
@@ -88,19 +88,75 @@ struct NoiseReductionTests {
             print(String(format: "noise S %.1e O %.1e: PSNR off %.2f dB, auto %.2f dB (%+.2f)", S, O, before, after, after - before))
             gains.append(after - before)
         }
-        #expect(gains[0] >= 1)
-        #expect(gains[1] >= 2)
-        #expect(gains[2] >= 3)
+        #expect(gains[0] >= 2.5)
+        #expect(gains[1] >= 3)
+        #expect(gains[2] >= 4.5)
+    }
+
+    /// A flat field of one colour (no detail to keep) at the middle and high levels, for each of
+    /// three colours: the rendered noise (RMS against the noise-free render) drops by ≥ 8 dB —
+    /// the local window's noise estimate, not a fixed blur, decides, so this bounds how much noise
+    /// the shrinkage leaves where nothing else is. Measured +9…+13 dB.
+    @Test(arguments: [SIMD3<Double>(0.2, 0.2, 0.2), SIMD3(0.5, 0.08, 0.05), SIMD3(0.05, 0.12, 0.45)])
+    func flatFieldNoiseDrops(colour: SIMD3<Double>) throws {
+        let clean = try Self.render(Self.raw(S: 0, O: 0, tag: false, scene: { _, _ in colour }), .off)
+        for (S, O) in [(4e-4, 4e-6), (1.6e-3, 2e-5)] {
+            let noisy = try Self.raw(S: S, O: O, tag: true, scene: { _, _ in colour })
+            let gain = Self.psnr(try Self.render(noisy, .auto), clean) - Self.psnr(try Self.render(noisy, .off), clean)
+            print(String(format: "flat %.2f %.2f %.2f, S %.1e: %+.2f dB", colour.x, colour.y, colour.z, S, gain))
+            #expect(gain >= 8)
+        }
+    }
+
+    /// The noise variance `levelFactors` gives each band equals the variance the transform
+    /// (`shrink` with every gain 1 is the identity, so the bands are computed directly here)
+    /// produces from white noise of unit variance: within 3 % at the two levels the filter uses,
+    /// 8 % at the third (coarser bands have fewer independent samples in the 480² window).
+    @Test func levelFactorsMatchWhiteNoise() {
+        let side = 512, n = side * side
+        var c = (0..<n).map { Float(SyntheticNoise.gaussian($0, 77)) }
+        let factors = NoiseReduction.levelFactors(levels: 3)
+        func at(_ p: [Float], _ x: Int, _ y: Int) -> Float { p[min(max(y, 0), side - 1) * side + min(max(x, 0), side - 1)] }
+        for j in 0..<3 {
+            let d = 1 << j
+            var hx = c, hy = c, next = c
+            for y in 0..<side { for x in 0..<side {
+                hx[y * side + x] = 0.5 * at(c, x, y) + 0.25 * (at(c, x - d, y) + at(c, x + d, y))
+                hy[y * side + x] = 0.5 * at(c, x, y) + 0.25 * (at(c, x, y - d) + at(c, x, y + d))
+            } }
+            for y in 0..<side { for x in 0..<side {
+                next[y * side + x] = 0.5 * at(hx, x, y) + 0.25 * (at(hx, x, y - d) + at(hx, x, y + d))
+            } }
+            var sums = [0.0, 0.0, 0.0], count = 0.0
+            for y in 16..<(side - 16) { for x in 16..<(side - 16) {
+                let i = y * side + x
+                let bands = [hx[i] - next[i], hy[i] - next[i], (c[i] - hx[i]) - (hy[i] - next[i])]
+                for b in 0..<3 { sums[b] += Double(bands[b] * bands[b]) }
+                count += 1
+            } }
+            for b in 0..<3 {
+                let measured = sums[b] / count
+                #expect(abs(measured / factors[j][b] - 1) < (j < 2 ? 0.03 : 0.08), "level \(j) band \(b): measured \(measured), model \(factors[j][b])")
+            }
+            c = next
+        }
     }
 
     /// Noise-free input: auto leaves it byte for byte alone — without a NoiseProfile, and with
-    /// one whose noise is below visibility.
+    /// one whose noise is below visibility; and an explicit strength with a negligible profile
+    /// (every Wiener gain 1: the wavelet rebuilds its input up to float rounding) changes no
+    /// 16-bit sample by more than 32 (an eighth of an 8-bit step; measured 10, in the shadows).
     @Test func noiseFreeInputIsLeftAlone() throws {
         let raw = try Self.raw(S: 0, O: 0, tag: false)
-        #expect(try Self.render(raw, .auto) == Self.render(raw, .off))
+        let off = try Self.render(raw, .off)
+        #expect(try Self.render(raw, .auto) == off)
         var tagged = raw
         tagged.metadata.noiseProfile = [1e-7, 1e-9]
-        #expect(try Self.render(tagged, .auto) == Self.render(tagged, .off))
+        #expect(try Self.render(tagged, .auto) == off)
+        tagged.metadata.noiseProfile = [1e-12, 1e-14]
+        let forced = try Self.render(tagged, .strength(luma: 1, chroma: 1))
+        let worst = zip(forced, off).map { abs(Int($0) - Int($1)) }.max() ?? 0
+        #expect(worst <= 32, "largest change \(worst)")
     }
 
     /// Without the tag, the model measured from the image is within a factor 2 of the truth at

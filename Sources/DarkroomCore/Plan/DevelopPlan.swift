@@ -343,7 +343,7 @@ public struct DevelopPlan: Sendable {
                        m.offset.x, m.offset.y, m.offset.z, m.sigmaAtMidGrey,
                        recipe.noiseReduction == .auto && m.sigmaAtMidGrey < NoiseReduction.visibility ? " (below visibility: none)" : "")
             } ?? (recipe.noiseReduction == .auto ? "no NoiseProfile: none (give a strength to use the noise measured in the image)" : "no NoiseProfile: measured from the image when rendering")
-            lines.append("noise reduction: \(strength); local Wiener on Y (5×5) and Cr/Cb (7×7) after the demosaic; \(model)")
+            lines.append("noise reduction: \(strength); \(NoiseReduction.summary); \(model)")
         }
         if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 {
             lines.append(String(format: "sharpening: %@ — amount %.2f, radius %.0f px, on luminance, gated by the local variance against %@", recipe.sharpen == .auto ? "auto" : "manual", a, r,

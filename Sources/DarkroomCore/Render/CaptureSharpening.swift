@@ -50,8 +50,9 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
 /// and ≈ 0 where the local variation is only noise — so noise is not amplified. σ²_noise is the
 /// luminance noise of the noise model — noise reduction's, else the NoiseProfile, else the noise
 /// measured in the image (`NoiseModel.measure`) — through the demosaic (`NoiseReduction.propagation`),
-/// with a floor of (1/4096)² (quantisation). The delta is computed from the demosaiced tile before
-/// noise reduction and added after it. Pure function of the neighbourhood: tile-exact.
+/// with a floor of (1/4096)² (quantisation); noise reduction runs on the mosaic before the
+/// demosaic, so this σ² (before it) keeps the gate on the careful side. Pure function of the
+/// neighbourhood: tile-exact.
 struct CaptureSharpening: Sendable {
     static let gateRadius = 2
     let amount: Float

@@ -155,33 +155,55 @@ public struct NoiseModel: Sendable, Equatable {
     }
 }
 
-/// Noise reduction after the demosaic, in white-balanced camera RGB, per tile (`TileRenderer`).
+/// Noise reduction on the white-balanced mosaic, before the demosaic, per tile (`TileRenderer`).
 ///
-/// The tile's RGB goes to luminance and two colour differences, Y = (R + 2G + B) / 4,
-/// Cr = R − G, Cb = B − G (invertible), and each is filtered by a local Wiener (Lee) filter:
-/// out = μ + max(σ²_local − k²·σ²_noise, 0) / σ²_local · (x − μ), with μ and σ²_local the mean and
-/// variance of the (2r + 1)² window (luminance r = 2, colour r = 3, colour noise being coarser
-/// and less visible when smoothed). σ²_noise comes from the noise model at the window's mean:
-/// per channel σ²_c = g_c·S_c·μ_c + g_c²·O_c in balanced units (g_c the white-balance gain), then
-/// σ²_Y = (σ²_R + 4σ²_G + σ²_B) / 16, σ²_Cr = σ²_R + σ²_G, σ²_Cb = σ²_B + σ²_G (independent
-/// channels). k is the strength (`NoiseReductionSpec`; 1 = the model). Flat areas are smoothed by
-/// up to the window's size, edges and texture (local variance well above the noise) are kept.
+/// Before the demosaic the noise is what the model says: independent between photosites, with
+/// variance σ²_c = g_c·S_c·x + g_c²·O_c in balanced units (g_c the white-balance gain of CFA
+/// colour c, x the balanced signal); after it, interpolation has spread it over several pixels
+/// and into coarse colour blotches that no small window can tell from detail. So each 2 × 2 CFA
+/// quad (R, G₁, G₂, B, anchored at even image coordinates) becomes four half-resolution planes,
+/// Y = (R + G₁ + G₂ + B)/4, U = R − (G₁ + G₂)/2, V = B − (G₁ + G₂)/2, D = G₁ − G₂ (invertible),
+/// whose noise is white with variance (σ²_R + 2σ²_G + σ²_B)/16, σ²_R + σ²_G/2, σ²_B + σ²_G/2 and
+/// 2σ²_G. Each plane goes through an undecimated ("à trous") separable wavelet transform (Starck,
+/// Murtagh & Bijaoui 1998): c₀ = the plane, c_{j+1} = c_j smoothed by the linear-spline kernel
+/// [1, 2, 1]/4 dilated by 2ʲ along x then y; the detail c_j − c_{j+1} is split into three bands
+/// (smoothed along x and differenced along y, the transpose, and the diagonal rest), so the plane =
+/// c_L + Σ bands exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak,
+/// Kozintsev, Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w²
+/// over the 5 × 5 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of
+/// that band (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and
+/// leaves the noise of the other two to be removed. σ²_c is taken at the quad's colour after one
+/// smoothing (c₁ of Y, U, V, clamped at 0). k is the strength (`NoiseReductionSpec`; 1 = the
+/// model): the luminance strength for Y and D, the colour strength for U and V. Photosites at the clip (≥ 1)
+/// keep their value (highlight reconstruction reads them). Where the model's noise is 0 every gain
+/// is 1 and the quad is rebuilt as it came (up to float rounding).
 ///
-/// Every window is summed in the same fixed order whatever the tile, so tile size and thread
-/// count never change a byte.
+/// Every sum runs in a fixed order on the same samples whatever the tile (quads are anchored to
+/// the image, and the region is valid `mosaicReach` photosites around what the demosaic reads),
+/// so tile size and thread count never change a byte.
 struct NoiseReduction: Sendable {
-    static let lumaRadius = 2
-    static let chromaRadius = 3
-    /// Extra context a tile needs beyond the demosaic's halo.
-    static var reach: Int { max(lumaRadius, chromaRadius) }
+    /// Wavelet levels on the half-resolution planes (dilations 1, 2 quads: 2, 4 photosites; a third
+    /// level gains < 0.1 dB on the bench sets and doubles the reach).
+    static let levels = 2
+    /// Radius of the energy window, in coefficients 2ʲ apart at level j (2: 5 × 5).
+    static let windowRadius = 2
+    /// Mosaic context a tile needs beyond what the demosaic reads, in photosites (`needs` in quads,
+    /// ×2, plus one for the quad anchoring at each end).
+    static var mosaicReach: Int { 2 * needs(levels: levels)[0] + 2 }
     /// `auto` leaves images alone whose noisiest channel has σ < this at mid-grey (in units of the
     /// linear range: 1/1000, invisible after any tone curve).
     static let visibility = 0.001
+    /// One line for `explain`: the method.
+    static var summary: String {
+        "on the mosaic before the demosaic: à-trous wavelet (\(levels) levels × 3 orientations, local Wiener shrinkage, 5×5 energy window) of Y, U, V, D per CFA quad"
+    }
 
     let model: NoiseModel
     /// Variance of Y, Cr and Cb after the demosaic per unit variance of white noise in R, G and B
-    /// before it (`propagation`): row Y, Cr, Cb; columns R, G, B.
+    /// before it (`propagation`): row Y, Cr, Cb; columns R, G, B. (Used by capture sharpening.)
     let transfer: (y: SIMD3<Float>, cr: SIMD3<Float>, cb: SIMD3<Float>)
+    /// `thresholds[p][j]`: k² · f_j · the weights of σ²_R, σ²_G, σ²_B in plane p's (Y, U, V, D) noise.
+    let thresholds: [[[SIMD3<Float>]]]
     let lumaStrength: Float
     let chromaStrength: Float
     /// Per channel: variance = a·x + b in balanced units.
@@ -202,10 +224,35 @@ struct NoiseReduction: Sendable {
         let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
         let av = g * model.scale, bv = g * g * model.offset
         guard let cfa = plan.cfa else { return nil }
+        let weights: [SIMD3<Float>] = [SIMD3(1, 2, 1) / 16, SIMD3(1, 0.5, 0), SIMD3(0, 0.5, 1), SIMD3(0, 2, 0)]
+        let k2 = [Float(luma * luma), Float(chroma * chroma), Float(chroma * chroma), Float(luma * luma)]
+        let factors = levelFactors(levels: levels)
         return NoiseReduction(model: model, transfer: propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa),
+                              thresholds: (0..<4).map { p in factors.map { $0.map { weights[p] * Float($0) * k2[p] } } },
                               lumaStrength: Float(luma), chromaStrength: Float(chroma),
                               a: SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)),
                               b: SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z)))
+    }
+
+    /// Per level j, the variance of each detail band of unit white noise (horizontal, vertical,
+    /// diagonal). With k_j the 1-D equivalent kernel of j smoothings (k₀ = δ, k_{j+1} = k_j ∗ h_j),
+    /// q = Σk_{j+1}² and s = Σ(k_j − k_{j+1})² (centres aligned): a band smoothed along one axis and
+    /// differenced along the other has q·s, the diagonal band s².
+    static func levelFactors(levels: Int) -> [[Double]] {
+        var k: [Double] = [1], result: [[Double]] = []
+        for j in 0..<levels {
+            let d = 1 << j
+            var next = [Double](repeating: 0, count: k.count + 2 * d)
+            for (i, v) in k.enumerated() {
+                next[i] += 0.25 * v; next[i + d] += 0.5 * v; next[i + 2 * d] += 0.25 * v
+            }
+            var difference = next.map { -$0 }
+            for (i, v) in k.enumerated() { difference[i + d] += v }   // k_j centred on next's centre
+            let q = next.reduce(0) { $0 + $1 * $1 }, s = difference.reduce(0) { $0 + $1 * $1 }
+            result.append([q * s, q * s, s * s])
+            k = next
+        }
+        return result
     }
 
     /// How the demosaic carries noise into Y, Cr and Cb: the kernel demosaics a flat 64 × 64
@@ -250,94 +297,166 @@ struct NoiseReduction: Sendable {
         return result
     }
 
-    /// Filters the tile `tw × th` of three planes (`stride` apart, tile pixel (0, 0) at offset 0;
-    /// valid data from −`reach` to tw/th + `reach`), writing the result back into the tile.
-    func apply(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
-               stride: Int, width tw: Int, height th: Int) {
-        let R = Self.reach
-        let ew = tw + 2 * R, eh = th + 2 * R
-        let n = ew * eh
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 9 + tw * th * 3) { buffer in
+    /// How far around the output level j's approximation c_j must be valid, for j = 0…levels: the
+    /// detail w_j is needed 2ʲ around the output (its energy window), c_{j+1} there and where the
+    /// next level needs it, and c_j a further 2ʲ out (the kernel's radius).
+    static func needs(levels: Int, window: Int = windowRadius) -> [Int] {
+        var need = [Int](repeating: 0, count: levels + 1)
+        for j in stride(from: levels - 1, through: 0, by: -1) {
+            need[j + 1] = max(need[j + 1], window << j)
+            need[j] = need[j + 1] + (1 << j)
+        }
+        return need
+    }
+
+    /// Denoises the balanced mosaic region `m` (`rw × rh` photosites, its (0, 0) at image
+    /// (`rx`, `ry`); `cfa` the image's pattern at image (0, 0)) in place, everywhere at least
+    /// `mosaicReach` photosites from the region's edge (the rest is left as it was).
+    func apply(mosaic m: UnsafeMutablePointer<Float>, width rw: Int, height rh: Int, rx: Int, ry: Int, cfa: CFAPattern) {
+        let bx0 = rx & 1, by0 = ry & 1                   // first photosite at even image coordinates
+        let qw = (rw - bx0) / 2, qh = (rh - by0) / 2
+        let R = Self.needs(levels: Self.levels)[0]
+        let tw = qw - 2 * R, th = qh - 2 * R
+        guard tw > 0, th > 0 else { return }
+        // Offsets of R, G₁, G₂, B within a quad (anchored at even image coordinates).
+        var red = 0, blue = 0, greens: [Int] = []
+        for i in 0..<4 {
+            switch cfa.color(x: i & 1, y: i >> 1) {
+            case .red: red = (i >> 1) * rw + (i & 1)
+            case .blue: blue = (i >> 1) * rw + (i & 1)
+            case .green: greens.append((i >> 1) * rw + (i & 1))
+            }
+        }
+        guard greens.count == 2 else { return }
+        let g1 = greens[0], g2 = greens[1]
+        let n = qw * qh, t = tw * th
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 11 + t * 7) { buffer in
             let base = buffer.baseAddress!
-            let Y = base, Cr = base + n, Cb = base + 2 * n
-            let Y2 = base + 3 * n, Cr2 = base + 4 * n, Cb2 = base + 5 * n
-            let col = base + 6 * n           // column sums (3 planes reuse it in turn: n floats each)
-            let out = base + 9 * n
-            // Extended-area planes, relative to (−R, −R).
-            for y in 0..<eh {
-                let o = (y - R) * stride - R
-                for x in 0..<ew {
-                    let rr = r[o + x], gg = g[o + x], bb = b[o + x]
-                    let yv = (rr + 2 * gg + bb) * 0.25, cr = rr - gg, cb = bb - gg
-                    let i = y * ew + x
-                    Y[i] = yv; Cr[i] = cr; Cb[i] = cb
-                    Y2[i] = yv * yv; Cr2[i] = cr * cr; Cb2[i] = cb * cb
+            let Y = base, U = base + n, V = base + 2 * n, D = base + 3 * n
+            let scratch = (4..<11).map { base + $0 * n }
+            let sr = base + 11 * n, sg = sr + t, sb = sg + t
+            let yOut = sb + t, uOut = yOut + t, vOut = uOut + t, dOut = vOut + t
+            for qy in 0..<qh {
+                let row = m + (by0 + 2 * qy) * rw + bx0
+                for qx in 0..<qw {
+                    let q = row + 2 * qx
+                    let r = q[red], ga = q[g1], gb = q[g2], b = q[blue]
+                    let gm = (ga + gb) * 0.5, i = qy * qw + qx
+                    Y[i] = (r + ga + gb + b) * 0.25; U[i] = r - gm; V[i] = b - gm; D[i] = ga - gb
                 }
             }
-            // Box means of `src` over (2rad + 1)² for the tile, into `dst` (tile-sized).
-            func boxMean(_ src: UnsafePointer<Float>, radius rad: Int, into dst: UnsafeMutablePointer<Float>) {
-                let side = Float(2 * rad + 1), inv = 1 / (side * side)
-                // Vertical sums for rows R..<R+th, columns (R − rad)..<(R + tw + rad), in row order.
-                for y in 0..<th {
-                    let cy = y + R
-                    let c = col + y * ew
-                    for x in (R - rad)..<(R + tw + rad) {
-                        var s: Float = 0
-                        for k in (cy - rad)...(cy + rad) { s += src[k * ew + x] }
-                        c[x] = s
-                    }
-                    for x in 0..<tw {
-                        var s: Float = 0
-                        for k in (x + R - rad)...(x + R + rad) { s += c[k] }
-                        dst[y * tw + x] = s * inv
-                    }
-                }
-            }
-            let t = tw * th
-            // out[0..t) μY, [t..2t) E[Y²]; reuse for chroma after.
-            let mean = out, meanSq = out + t
-            let lumaNoise = lumaStrength * lumaStrength, chromaNoise = chromaStrength * chromaStrength
-            let a = self.a, bb = self.b, transfer = self.transfer
-            // Luminance.
-            boxMean(Y, radius: Self.lumaRadius, into: mean)
-            boxMean(Y2, radius: Self.lumaRadius, into: meanSq)
-            var yOut = [Float](repeating: 0, count: t)
+            // Per-channel noise variance at each output quad from its colour after one smoothing.
+            let a = self.a, bv = self.b
             for y in 0..<th {
                 for x in 0..<tw {
-                    let i = y * tw + x, e = (y + R) * ew + x + R
-                    let mu = mean[i], v = max(meanSq[i] - mu * mu, 0)
-                    // Channel levels from the window's luminance (grey assumption for the noise level).
-                    let level = max(mu, 0)
-                    let channel = a * level + bb
-                    let noise = (transfer.y * channel).sum() * lumaNoise
-                    let gain = v > noise ? (v - noise) / v : 0
-                    yOut[i] = mu + gain * (Y[e] - mu)
+                    let i = (y + R) * qw + x + R
+                    func smooth(_ p: UnsafeMutablePointer<Float>) -> Float {
+                        let up = p + i - qw, mid = p + i, down = p + i + qw
+                        let top = up[-1] + 2 * up[0] + up[1], centre = mid[-1] + 2 * mid[0] + mid[1]
+                        let bottom = down[-1] + 2 * down[0] + down[1]
+                        return (top + 2 * centre + bottom) * 0.0625
+                    }
+                    let ly = smooth(Y), lu = smooth(U), lv = smooth(V)
+                    let lg = ly - (lu + lv) * 0.25
+                    let o = y * tw + x
+                    sr[o] = a.x * max(lg + lu, 0) + bv.x
+                    sg[o] = a.y * max(lg, 0) + bv.y
+                    sb[o] = a.z * max(lg + lv, 0) + bv.z
                 }
             }
-            var crOut = [Float](repeating: 0, count: t), cbOut = crOut
-            for (plane, square, isRed) in [(Cr, Cr2, true), (Cb, Cb2, false)] {
-                boxMean(plane, radius: Self.chromaRadius, into: mean)
-                boxMean(square, radius: Self.chromaRadius, into: meanSq)
+            let sigma = (sr, sg, sb)
+            for (plane, out, p) in [(Y, yOut, 0), (U, uOut, 1), (V, vOut, 2), (D, dOut, 3)] {
+                Self.shrink(plane, ew: qw, origin: R, width: tw, height: th, thresholds: thresholds[p], window: Self.windowRadius,
+                            sigma: sigma, scratch: scratch, into: out)
+            }
+            for y in 0..<th {
+                let row = m + (by0 + 2 * (y + R)) * rw + bx0 + 2 * R
+                for x in 0..<tw {
+                    let i = y * tw + x, q = row + 2 * x
+                    let gm = yOut[i] - (uOut[i] + vOut[i]) * 0.25
+                    let values = (r: gm + uOut[i], ga: gm + dOut[i] * 0.5, gb: gm - dOut[i] * 0.5, b: gm + vOut[i])
+                    if q[red] < 1 { q[red] = values.r }
+                    if q[g1] < 1 { q[g1] = values.ga }
+                    if q[g2] < 1 { q[g2] = values.gb }
+                    if q[blue] < 1 { q[blue] = values.b }
+                }
+            }
+        }
+    }
+
+    /// One plane through the à-trous transform with local Wiener shrinkage (see the type). `src`
+    /// is `ew` wide with the output at (`origin`, `origin`) and valid `needs(levels)[0]` around it;
+    /// `sigma` the per-channel noise variance per output sample; `thresholds[j][band]` level j's
+    /// noise weights (× k²) for its horizontal, vertical and diagonal details; `scratch` seven
+    /// `ew`-wide planes as tall as `src`; the result goes to `out` (tw × th).
+    static func shrink(_ src: UnsafeMutablePointer<Float>, ew: Int, origin R: Int, width tw: Int, height th: Int,
+                       thresholds: [[SIMD3<Float>]], window: Int,
+                       sigma: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                       scratch: [UnsafeMutablePointer<Float>],
+                       into out: UnsafeMutablePointer<Float>) {
+        let levels = thresholds.count
+        let need = needs(levels: levels, window: window)
+        var c = src, next = scratch[0], spare = scratch[1]
+        let hx = scratch[2], hy = scratch[3], band = scratch[4], w2 = scratch[5], box = scratch[6]
+        let (sr, sg, sb) = sigma
+        for y in 0..<th { for x in 0..<tw { out[y * tw + x] = 0 } }
+        for j in 0..<levels {
+            let d = 1 << j, nj = need[j], e = need[j + 1], dw = window << j
+            // hx = c_j smoothed along x, c_{j+1} = hx smoothed along y, over the output ± e.
+            for y in (R - nj)..<(R + th + nj) {
+                let row = c + y * ew, t = hx + y * ew
+                for x in (R - e)..<(R + tw + e) { t[x] = 0.5 * row[x] + 0.25 * (row[x - d] + row[x + d]) }
+            }
+            for y in (R - e)..<(R + th + e) {
+                let t0 = hx + (y - d) * ew, t1 = hx + y * ew, t2 = hx + (y + d) * ew, o = next + y * ew
+                for x in (R - e)..<(R + tw + e) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
+            }
+            // hy = c_j smoothed along y, over the output ± dw.
+            for y in (R - dw)..<(R + th + dw) {
+                let t0 = c + (y - d) * ew, t1 = c + y * ew, t2 = c + (y + d) * ew, o = hy + y * ew
+                for x in (R - dw)..<(R + tw + dw) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
+            }
+            for (bandIndex, T) in thresholds[j].enumerated() {
+                // The band over the output ± dw: hx − c_{j+1} (smoothed along x, differenced along y),
+                // hy − c_{j+1} (the transpose), c_j − hx − hy + c_{j+1} (diagonal); the three sum to w_j.
+                for y in (R - dw)..<(R + th + dw) {
+                    let cr = c + y * ew, nr = next + y * ew, xr = hx + y * ew, yr = hy + y * ew, o = band + y * ew, q = w2 + y * ew
+                    for x in (R - dw)..<(R + tw + dw) {
+                        let v: Float
+                        if bandIndex == 0 { v = xr[x] - nr[x] }
+                        else if bandIndex == 1 { v = yr[x] - nr[x] }
+                        else { v = (cr[x] - xr[x]) - (yr[x] - nr[x]) }
+                        o[x] = v; q[x] = v * v
+                    }
+                }
+                let taps = 2 * window + 1
+                let inverse = 1 / Float(taps * taps)
+                for y in (R - dw)..<(R + th + dw) {
+                    let q = w2 + y * ew, t = box + y * ew
+                    for x in R..<(R + tw) {
+                        var s: Float = 0
+                        for k in -window...window { s += q[x + k * d] }
+                        t[x] = s
+                    }
+                }
                 for y in 0..<th {
+                    let br = band + (y + R) * ew
+                    let o = out + y * tw, s0 = sr + y * tw, s1 = sg + y * tw, s2 = sb + y * tw
                     for x in 0..<tw {
-                        let i = y * tw + x, e = (y + R) * ew + x + R
-                        let mu = mean[i], v = max(meanSq[i] - mu * mu, 0)
-                        let level = max(yOut[i], 0)
-                        let channel = a * level + bb
-                        let noise = ((isRed ? transfer.cr : transfer.cb) * channel).sum() * chromaNoise
-                        let gain = v > noise ? (v - noise) / v : 0
-                        let value = mu + gain * (plane[e] - mu)
-                        if isRed { crOut[i] = value } else { cbOut[i] = value }
+                        var s: Float = 0
+                        for k in -window...window { s += box[(y + R + k * d) * ew + x + R] }
+                        let energy = s * inverse
+                        let noise = T.x * s0[x] + T.y * s1[x] + T.z * s2[x]
+                        let gain = energy > noise ? (energy - noise) / energy : 0
+                        o[x] += gain * br[x + R]
                     }
                 }
             }
-            for y in 0..<th {
-                for x in 0..<tw {
-                    let i = y * tw + x, o = y * stride + x
-                    let gm = yOut[i] - (crOut[i] + cbOut[i]) * 0.25
-                    r[o] = gm + crOut[i]; g[o] = gm; b[o] = gm + cbOut[i]
-                }
-            }
+            c = next; next = spare; spare = c
+        }
+        for y in 0..<th {
+            let cr = c + (y + R) * ew + R, o = out + y * tw
+            for x in 0..<tw { o[x] += cr[x] }
         }
     }
 }

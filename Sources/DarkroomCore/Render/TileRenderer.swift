@@ -189,10 +189,12 @@ public enum TileRenderer {
         let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, tiles.count))
         let next = Atomic<Int>(0)
         // Reconstructing highlights reads each sample's 5×5 window: two more rings.
-        // Noise reduction reads the demosaiced tile ± its window radius: that much more again.
+        // Sharpening reads the demosaiced tile ± its window radius: that much more again; noise
+        // reduction, on the mosaic before all of them, its own reach beyond that.
         let denoise = denoise.flatMap { kernel != nil ? $0 : nil }, sharpen = sharpen.flatMap { kernel != nil ? $0 : nil }
-        let filterReach = max(denoise != nil ? NoiseReduction.reach : 0, sharpen?.reach ?? 0)
+        let filterReach = sharpen?.reach ?? 0
         let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
+            + (denoise != nil ? NoiseReduction.mosaicReach : 0)
         let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
                           filterReach: filterReach, halo: halo, lens: lens)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -212,13 +214,14 @@ public enum TileRenderer {
         let target: TileTarget
         /// Highlight reconstruction for this image (nil: none).
         let highlights: HighlightRecovery?
-        /// Noise reduction after the demosaic (nil: none; only for mosaics).
+        /// Noise reduction on the balanced mosaic before the demosaic (nil: none; only for mosaics).
         let denoise: NoiseReduction?
         /// Capture sharpening after the demosaic (nil: none; only for mosaics).
         let sharpen: CaptureSharpening?
-        /// Demosaiced context noise reduction and sharpening read around the tile.
+        /// Demosaiced context sharpening reads around the tile.
         let filterReach: Int
-        /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for `highlights`.
+        /// Mosaic context fetched around a tile: the demosaic's halo, plus `HighlightRecovery.reach` for
+        /// `highlights`, `filterReach`, and `NoiseReduction.mosaicReach` for `denoise`.
         let halo: Int
         /// Distortion/TCA resample of a `.demosaiced` source (`LensResampler`; nil: copy).
         let lens: (any LensModifier)?
@@ -384,6 +387,10 @@ public enum TileRenderer {
                         let sy = mirror(ry + by, H) - ry
                         (m + by * rw * spp).update(from: m + sy * rw * spp, count: rw * spp)
                     }
+                    // Noise reduction on the balanced mosaic (before highlight reconstruction reads it).
+                    if spp == 1, let nr = job.denoise, let cfa = plan.cfa {
+                        nr.apply(mosaic: m, width: rw, height: rh, rx: rx, ry: ry, cfa: cfa)
+                    }
                     // Highlight reconstruction, step 2 (before the demosaic; `red` is free scratch here).
                     if let hl = job.highlights {
                         if spp == 1, let cfa = plan.cfa {
@@ -416,17 +423,11 @@ public enum TileRenderer {
                     HighlightRecovery.compressInterleaved(rgb, width: tw, height: th, rowStride: tw * 3)
                 }
             }
-            // Noise reduction (demosaiced mosaics only: the planes hold the tile ± its reach).
-            if let p = planes, job.denoise != nil || job.sharpen != nil {
-                withUnsafeTemporaryAllocation(of: Float.self, capacity: job.sharpen != nil ? tw * th : 0) { delta in
-                    // The sharpening delta from the demosaiced tile, noise reduction, then the delta.
-                    if let sh = job.sharpen {
-                        sh.delta(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, into: delta.baseAddress!)
-                    }
-                    job.denoise?.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
-                    if job.sharpen != nil {
-                        CaptureSharpening.applyDelta(delta.baseAddress!, r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
-                    }
+            // Capture sharpening (demosaiced mosaics only: the planes hold the tile ± its reach).
+            if let p = planes, let sh = job.sharpen {
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: tw * th) { delta in
+                    sh.delta(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, into: delta.baseAddress!)
+                    CaptureSharpening.applyDelta(delta.baseAddress!, r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th)
                 }
             }
             // RenderStage 5: pointwise OpcodeList3 (a whole-image List3 runs after all tiles are stored) works
