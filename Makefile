@@ -200,7 +200,7 @@ samples: build
 # checks the committed ones against fresh renders in every `make test`; CompareReadmePictureTests, which
 # the same filter runs, rewrites compare's example Samples/compare-ab.svg and compare-swatches.png).
 pictures: deps swift
-	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter ReadmePictureTests
+	DARKROOM_WRITE_PICTURES=1 $(SWIFT) test --filter 'Readme(Photo)?PictureTests'
 
 # The synthetic flash/no-flash DNG pairs of `darkroom constant-colour`'s tests (Tests/ConstantColourPairs,
 # see its README.md): Tests/Generators/constant_colour_pairs.py with colour-science, tifffile and their
