@@ -7,11 +7,12 @@ export DARKROOM_PORTABLE
 APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev xxhash \
                 libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
                 libopenexr-dev openexr chromium \
-                liblensfun-dev liblensfun-data-v1 libglib2.0-dev
+                liblensfun-dev liblensfun-data-v1 libglib2.0-dev \
+                libxnnpack-dev libpthreadpool-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: pictures all deps swift build run test test-release hostile mutate fuzz bench bench-peers bench-demosaic bench-quality demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
+.PHONY: pictures all deps swift build run models neural-reference test test-release hostile mutate fuzz bench bench-peers bench-demosaic bench-quality demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
 
 all: build
 
@@ -32,7 +33,7 @@ deps:
 swift:
 	@command -v $(SWIFT) >/dev/null || { echo "make: Swift 6.1+ toolchain not found (https://www.swift.org/install/linux/)"; exit 1; }
 
-build: deps swift
+build: deps swift models
 	$(SWIFT) build -c release --product darkroom
 
 # Develops every bundled sample into out/.
@@ -41,7 +42,7 @@ run: build
 	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json --log text
 
 # Every suite in the debug build (runtime checks everywhere), then the configuration users get.
-test: deps swift
+test: deps swift models
 	$(SWIFT) test
 	$(MAKE) test-release
 
@@ -147,6 +148,46 @@ $(SKIMAGE_DATA)/.complete:
 	    [open(n + ".png", "wb").write(z.read("skimage/data/" + n + ".png")) for n in sys.argv[2:]]' \
 	    ../$(SKIMAGE_WHEEL) $(SKIMAGE_PNGS)
 	@touch $@
+
+# The MediaPipe models of the neural mattes (Models/README.md): the mediapipe 0.10.21 wheel fetched
+# by name and exact version with pip, checked against its pinned SHA-256, and the four .tflite files
+# extracted into out/models/mediapipe-0.10.21/ and checked one by one.
+MP_WHEEL := mediapipe-0.10.21-cp311-cp311-manylinux_2_28_x86_64.whl
+MP_WHEEL_SHA256 := 05dc4a9e593655a79558d05d6227d31018c2537a4bd3362b51e230cf22aecfe3
+MP_MODELS := out/models/mediapipe-0.10.21
+MP_FILES := selfie_segmentation/selfie_segmentation.tflite:9ee168ec7c8f2a16c56fe8e1cfbc514974cbbb7e434051b455635f1bd1462f5c \
+            face_detection/face_detection_short_range.tflite:bbff11cebd1eb27a1e004cae0b0e63ec8c551cbf34a4451148b4908b8db3eca8 \
+            face_landmark/face_landmark.tflite:1055cb9d4a9ca8b8c688902a3a5194311138ba256bcc94e336d8373a5f30c814 \
+            face_landmark/face_landmark_with_attention.tflite:e06a804e0144f9929eda782122916b35d60c697c3c9344013ca2bbe76a6ce2b4
+models: $(MP_MODELS)/.complete
+$(MP_MODELS)/.complete:
+	@python3 -m pip --version >/dev/null 2>&1 || { echo "make: installing python3-pip"; $(SUDO) apt-get update -q \
+	    && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -q python3-pip; }
+	@mkdir -p out/models
+	@[ -f out/models/$(MP_WHEEL) ] || python3 -m pip download -q --no-deps --only-binary=:all: \
+	    --python-version 3.11 --implementation cp --platform manylinux_2_28_x86_64 \
+	    mediapipe==0.10.21 -d out/models
+	@echo "$(MP_WHEEL_SHA256)  out/models/$(MP_WHEEL)" | sha256sum -c --quiet - \
+	    || { echo "make: $(MP_WHEEL): SHA-256 differs from the pinned one (removed)"; \
+	         rm -f out/models/$(MP_WHEEL); exit 1; }
+	@rm -rf $(MP_MODELS) && mkdir -p $(MP_MODELS)
+	@for entry in $(MP_FILES); do \
+	    member=$${entry%%:*}; sha=$${entry##*:}; file=$(MP_MODELS)/$$(basename $$member); \
+	    python3 -c 'import sys, zipfile; open(sys.argv[3], "wb").write(zipfile.ZipFile(sys.argv[1]).read("mediapipe/modules/" + sys.argv[2]))' \
+	        out/models/$(MP_WHEEL) $$member $$file || exit 1; \
+	    echo "$$sha  $$file" | sha256sum -c --quiet - \
+	        || { echo "make: $$file: SHA-256 differs from the pinned one"; rm -rf $(MP_MODELS); exit 1; }; \
+	done
+	@touch $@
+
+# Tests/NeuralReference: the TFLite interpreter's outputs for the models above (Tests/Generators/tflite_reference.py,
+# with ai-edge-litert, numpy and pillow pinned by version and SHA-256 in Tests/Generators/requirements-tflite.txt,
+# installed under out/).
+TFLITE_PYDEPS := out/tflite-pydeps
+neural-reference: models
+	@[ -f $(TFLITE_PYDEPS)/.complete ] || { rm -rf $(TFLITE_PYDEPS) && python3 -m pip install -q --no-deps --require-hashes \
+	    --only-binary=:all: --target $(TFLITE_PYDEPS) -r Tests/Generators/requirements-tflite.txt && touch $(TFLITE_PYDEPS)/.complete; }
+	PYTHONPATH=$(TFLITE_PYDEPS) python3 Tests/Generators/tflite_reference.py $(MP_MODELS) ../shared/samples/kodak24/kodim04.png Tests/NeuralReference
 
 # Regenerate Profiles/*.icc (lcms2) and Samples/*.dng (our DNG writer).
 profiles: build

@@ -43,6 +43,9 @@ let package = Package(
         .systemLibrary(name: "CXXHash", pkgConfig: "libxxhash", providers: [.apt(["libxxhash-dev"])]),
         .systemLibrary(name: "COpenEXR", pkgConfig: "OpenEXR", providers: [.apt(["libopenexr-dev"])]),
         // lensfun's C API and its lens database (lens corrections).
+        // XNNPACK (neural-network kernels) and pthreadpool: Debian ships no .pc file for either, so the
+        // module map links them by name.
+        .systemLibrary(name: "CXNNPACK", providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]),
         .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev", "liblensfun-data-v1"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
@@ -58,9 +61,12 @@ let package = Package(
         // uncompressed and lossless-JPEG decoders, opcode lists, EXIF/MPF/XMP/ISOBMFF), compiled
         // with Swift's runtime checks: no `-Ounchecked` here, ever (FormatsBoundaryTests).
         .target(name: "DarkroomFormats", dependencies: ["DarkroomCore", "CMapGuard"]),
+        // TFLite flatbuffer reader + XNNPACK runtime (neural mattes). It parses model bytes, so it is
+        // compiled with Swift's runtime checks (no `-Ounchecked`); every offset is bounds-checked.
+        .target(name: "DarkroomNeural", dependencies: ["CXNNPACK"]),
         .target(
             name: "DarkroomIO",
-            dependencies: ["DarkroomCore", "DarkroomFormats", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL", "CLensfun",
+            dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomNeural", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL", "CLensfun",
                            "COpenEXR", .product(name: "Crypto", package: "swift-crypto")]
         ),
         .target(name: "DarkroomBatch", dependencies: [
@@ -76,7 +82,7 @@ let package = Package(
         .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
         .executableTarget(
             name: "darkroom-bench",
-            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "CLibRaw", "CJPEG", "CHeif", "CJXL"],
+            dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "DarkroomNeural", "CLibRaw", "CJPEG", "CHeif", "CJXL"],
             path: "Benchmarks/darkroom-bench"
         ),
         .executableTarget(
@@ -100,6 +106,7 @@ let package = Package(
         .testTarget(name: "DarkroomCoreTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib", "COpenEXR", "DarkroomTestSupport"],
                     exclude: ["SDKReference"]),
+        .testTarget(name: "DarkroomNeuralTests", dependencies: ["DarkroomNeural", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport"]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch", "DarkroomTestSupport"]),
     ]
