@@ -146,3 +146,20 @@ import Testing
         #expect(kept[5 * w + 19] < 0.01 && kept[5 * w + 20] > 0.99)
     }
 }
+
+/// The fast guided filter (coefficients at 1/s resolution) stays close to the full one on a soft
+/// step guided by a sharp edge, and equals it for s = 1.
+@Suite struct MatteFastGuidedFilterTests {
+    @Test func fastFilterApproximatesTheFullFilter() {
+        let w = 96, h = 64
+        let guide = (0..<(w * h)).map { Float(($0 % w) >= 48 ? 0.8 : 0.2) }
+        let p = (0..<(w * h)).map { Float(min(max((Float($0 % w) - 40) / 16, 0), 1)) }
+        let full = GuidedFilter.filter(guide: guide, p: p, width: w, height: h, radius: 8, epsilon: 1e-3)
+        #expect(GuidedFilter.fastFilter(guide: guide, p: p, width: w, height: h, radius: 8, epsilon: 1e-3, subsample: 1) == full)
+        let fast = GuidedFilter.fastFilter(guide: guide, p: p, width: w, height: h, radius: 8, epsilon: 1e-3, subsample: 4)
+        let worst = zip(full, fast).map { abs($0 - $1) }.max() ?? 1
+        #expect(worst < 0.1, "worst \(worst)")
+        // The sharp guide edge survives: across columns 47 → 48 the output jumps.
+        #expect(fast[32 * w + 48] - fast[32 * w + 47] > 0.3)
+    }
+}

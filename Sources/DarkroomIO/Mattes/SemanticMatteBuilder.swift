@@ -9,8 +9,8 @@ import Foundation
 /// - `portrait` is written only when a face is found (a statue or landscape gets none); `skin`,
 ///   `teeth` and `lips` are written (all zero when there is no face, as Apple writes empty mattes).
 /// - `skin` = the `skin-color` likelihood inside the portrait matte, minus eyes, lips and mouth.
-/// - 16-bit renders go to the models as their high bytes; a float render (`--format exr`) has no
-///   display encoding and is refused.
+/// - The models see the render averaged down to the plane size (8-bit); a float render
+///   (`--format exr`) has no display encoding and is refused.
 /// The models are loaded once per process (single-threaded XNNPACK: the same bytes for any
 /// `--threads`), and one image is analysed at a time.
 public enum SemanticMatteBuilder {
@@ -46,12 +46,12 @@ public enum SemanticMatteBuilder {
         var wanted: [MatteKind] = []
         for k in kinds where MatteKind.semanticKinds.contains(k) && !wanted.contains(k) { wanted.append(k) }
         guard !wanted.isEmpty else { return [] }
-        guard let input = inputImage(image) else { throw .floatRender }
+        let (w, h) = MatteBuilder.planeSize(width: image.width, height: image.height)
+        guard let input = inputImage(image, width: w, height: h) else { throw .floatRender }
         lock.lock(); defer { lock.unlock() }
         let m = try models()
         let analysis: SemanticAnalysis
         do { analysis = try SemanticMattes.analyse(input, models: m) } catch { throw .models(error) }
-        let (w, h) = MatteBuilder.planeSize(width: image.width, height: image.height)
         let planes = SemanticPlanes(analysis: analysis, image: input, width: w, height: h)
         var out: [AuxiliaryPlane] = []
         for k in wanted {
@@ -69,13 +69,43 @@ public enum SemanticMatteBuilder {
         return out
     }
 
-    /// The render as the models' 8-bit RGB (16-bit samples: their high byte); nil for a float render.
-    static func inputImage(_ image: RenderedImage) -> MatteInputImage? {
+    /// The render at plane size as the models' 8-bit RGB: each plane pixel the rounded mean of the
+    /// output pixels it covers (columns ⌊i·W/w⌋ ..< ⌊(i+1)·W/w⌋, at least one; rows likewise), 16-bit
+    /// samples scaled by 255/65535. The models and polygons then work at plane size (a 12 MP render
+    /// is read once, not converted whole). `nil` for a float render.
+    static func inputImage(_ image: RenderedImage, width: Int, height: Int) -> MatteInputImage? {
+        let W = image.width, H = image.height
+        guard width > 0, height > 0, W > 0, H > 0 else { return nil }
+        let sixteen: Bool
         switch image.bitsPerSample {
-        case 8: return MatteInputImage(width: image.width, height: image.height, pixels: image.pixels8)
-        case 16: return MatteInputImage(width: image.width, height: image.height, pixels: image.pixels16.map { UInt8($0 >> 8) })
+        case 8: sixteen = false; guard image.pixels8.count == W * H * 3 else { return nil }
+        case 16: sixteen = true; guard image.pixels16.count == W * H * 3 else { return nil }
         default: return nil
         }
+        let xs = (0...width).map { min(W, $0 * W / width) }, ys = (0...height).map { min(H, $0 * H / height) }
+        var out = [UInt8](repeating: 0, count: width * height * 3)
+        image.pixels8.withUnsafeBufferPointer { p8 in
+        image.pixels16.withUnsafeBufferPointer { p16 in
+            for y in 0..<height {
+                let ya = ys[y], yb = max(ys[y + 1], min(H, ya + 1))
+                for x in 0..<width {
+                    let xa = xs[x], xb = max(xs[x + 1], min(W, xa + 1))
+                    var r = 0, g = 0, b = 0
+                    for yy in ya..<yb {
+                        var o = (yy * W + xa) * 3
+                        for _ in xa..<xb {
+                            if sixteen { r += Int(p16[o]); g += Int(p16[o + 1]); b += Int(p16[o + 2]) } else { r += Int(p8[o]); g += Int(p8[o + 1]); b += Int(p8[o + 2]) }
+                            o += 3
+                        }
+                    }
+                    let n = (yb - ya) * (xb - xa) * (sixteen ? 65535 : 255)
+                    let k = (y * width + x) * 3
+                    out[k] = UInt8((r * 255 + n / 2) / n); out[k + 1] = UInt8((g * 255 + n / 2) / n); out[k + 2] = UInt8((b * 255 + n / 2) / n)
+                }
+            }
+        }
+        }
+        return MatteInputImage(width: width, height: height, pixels: out)
     }
 
     /// Lines for `darkroom explain`: what each requested semantic matte is made from.

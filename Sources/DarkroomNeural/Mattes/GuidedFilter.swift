@@ -62,4 +62,59 @@ public enum GuidedFilter {
         }
         return out
     }
+
+    /// He and Sun's fast guided filter (arXiv:1505.00996): the coefficients a, b computed on `guide`
+    /// and `p` averaged over `subsample × subsample` blocks with radius `radius / subsample` (at
+    /// least 1), their window means upsampled bilinearly (centre-aligned, edges clamped) and applied
+    /// to the full-resolution guide: `q = A·I + B`. `subsample` 1 is `filter`.
+    public static func fastFilter(guide: [Float], p: [Float], width: Int, height: Int, radius: Int, epsilon: Float,
+                                  subsample s: Int) -> [Float] {
+        let n = width * height
+        guard s > 1, n > 0, guide.count == n, p.count == n else {
+            return filter(guide: guide, p: p, width: width, height: height, radius: radius, epsilon: epsilon)
+        }
+        let sw = (width + s - 1) / s, sh = (height + s - 1) / s
+        func down(_ x: [Float]) -> [Float] {
+            var o = [Float](repeating: 0, count: sw * sh)
+            for y in 0..<sh {
+                let y1 = min(height, (y + 1) * s)
+                for xb in 0..<sw {
+                    let x1 = min(width, (xb + 1) * s)
+                    var t: Float = 0
+                    for yy in (y * s)..<y1 { for xx in (xb * s)..<x1 { t += x[yy * width + xx] } }
+                    o[y * sw + xb] = t / Float((y1 - y * s) * (x1 - xb * s))
+                }
+            }
+            return o
+        }
+        let iS = down(guide), pS = down(p), rS = max(1, radius / s)
+        var ip = [Float](repeating: 0, count: sw * sh), ii = ip
+        for k in ip.indices { ip[k] = iS[k] * pS[k]; ii[k] = iS[k] * iS[k] }
+        let mI = boxMean(iS, width: sw, height: sh, radius: rS), mP = boxMean(pS, width: sw, height: sh, radius: rS)
+        let mIP = boxMean(ip, width: sw, height: sh, radius: rS), mII = boxMean(ii, width: sw, height: sh, radius: rS)
+        var a = [Float](repeating: 0, count: sw * sh), b = a
+        for k in a.indices {
+            a[k] = (mIP[k] - mI[k] * mP[k]) / (mII[k] - mI[k] * mI[k] + epsilon)
+            b[k] = mP[k] - a[k] * mI[k]
+        }
+        let mA = boxMean(a, width: sw, height: sh, radius: rS), mB = boxMean(b, width: sw, height: sh, radius: rS)
+        var q = [Float](repeating: 0, count: n)
+        let inv = 1 / Float(s)
+        for y in 0..<height {
+            let fy = max(0, (Float(y) + 0.5) * inv - 0.5)
+            let y0 = min(Int(fy), sh - 1), y1 = min(y0 + 1, sh - 1), wy = fy - Float(y0)
+            for x in 0..<width {
+                let fx = max(0, (Float(x) + 0.5) * inv - 0.5)
+                let x0 = min(Int(fx), sw - 1), x1 = min(x0 + 1, sw - 1), wx = fx - Float(x0)
+                @inline(__always) func lerp(_ m: [Float]) -> Float {
+                    let t = m[y0 * sw + x0] * (1 - wx) + m[y0 * sw + x1] * wx
+                    let u = m[y1 * sw + x0] * (1 - wx) + m[y1 * sw + x1] * wx
+                    return t * (1 - wy) + u * wy
+                }
+                let k = y * width + x
+                q[k] = lerp(mA) * guide[k] + lerp(mB)
+            }
+        }
+        return q
+    }
 }

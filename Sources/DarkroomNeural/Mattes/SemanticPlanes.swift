@@ -6,8 +6,9 @@ import Foundation
 /// analysis and the image (no threads).
 ///
 /// - `portrait` (Apple's portrait-effects matte): the 256 × 256 person probability upsampled
-///   bilinearly, then refined by `GuidedFilter` with the plane's luma as guide, radius
-///   `guidedRadius` (long side / `guidedRadiusDivisor`, at least 2) and ε `guidedEpsilon`. `nil`
+///   bilinearly, then refined by `GuidedFilter.fastFilter` with the plane's luma as guide, radius
+///   `guidedRadius` (long side / `guidedRadiusDivisor`, at least 2), ε `guidedEpsilon` and
+///   subsampling `guidedSubsample`. `nil`
 ///   when no face was found: a statue or landscape gets no portrait matte.
 /// - `lips` (`urn:org:darkroom:aux:lipsmatte`): coverage of the outer-lip polygon minus the inner one.
 /// - `teeth`: inner-lip polygon coverage × `teethColour` of the pixel (bright and nearly neutral).
@@ -34,6 +35,12 @@ public struct SemanticPlanes: Sendable {
     public static let teethSaturation: ClosedRange<Float> = 0.25...0.45
 
     public static func guidedRadius(width: Int, height: Int) -> Int { max(2, max(width, height) / guidedRadiusDivisor) }
+
+    /// The fast guided filter's subsampling: the coefficients are computed at about 512 px on the
+    /// long side (12 MP: 2016 → subsample 4), never coarser than the radius allows.
+    public static func guidedSubsample(width: Int, height: Int) -> Int {
+        max(1, min(max(width, height) / 512, guidedRadius(width: width, height: height) / 2))
+    }
 
     /// The planes for `analysis` of `image` at `width × height`.
     public init(analysis: SemanticAnalysis, image: MatteInputImage, width: Int, height: Int) {
@@ -65,8 +72,9 @@ public struct SemanticPlanes: Sendable {
         } else {
             let p = Self.upsample(analysis.person, size: SemanticMattes.personSize, imageWidth: image.width,
                                   imageHeight: image.height, width: width, height: height)
-            let q = GuidedFilter.filter(guide: block.luma, p: p, width: width, height: height,
-                                        radius: Self.guidedRadius(width: width, height: height), epsilon: Self.guidedEpsilon)
+            let q = GuidedFilter.fastFilter(guide: block.luma, p: p, width: width, height: height,
+                                            radius: Self.guidedRadius(width: width, height: height), epsilon: Self.guidedEpsilon,
+                                            subsample: Self.guidedSubsample(width: width, height: height))
             portrait = q.map { UInt8((min(max($0, 0), 1) * 255).rounded()) }
         }
     }
