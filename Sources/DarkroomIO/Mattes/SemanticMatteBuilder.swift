@@ -9,8 +9,8 @@ import Foundation
 /// - `portrait` is written only when a face is found (a statue or landscape gets none); `skin`,
 ///   `teeth` and `lips` are written (all zero when there is no face, as Apple writes empty mattes).
 /// - `skin` = the `skin-color` likelihood inside the portrait matte, minus eyes, lips and mouth.
-/// - The models see the render averaged down to the plane size (8-bit); a float render
-///   (`--format exr`) has no display encoding and is refused.
+/// - The models see the full-resolution render (8-bit), the planes its plane-size average; a
+///   float render (`--format exr`) has no display encoding and is refused.
 /// The models are loaded once per process (single-threaded XNNPACK: the same bytes for any
 /// `--threads`), and one image is analysed at a time.
 public enum SemanticMatteBuilder {
@@ -47,12 +47,14 @@ public enum SemanticMatteBuilder {
         for k in kinds where MatteKind.semanticKinds.contains(k) && !wanted.contains(k) { wanted.append(k) }
         guard !wanted.isEmpty else { return [] }
         let (w, h) = MatteBuilder.planeSize(width: image.width, height: image.height)
-        guard let input = inputImage(image, width: w, height: h) else { throw .floatRender }
+        // The models see the full-resolution render, as MediaPipe's graphs would (the detectors are
+        // sensitive to how the frame is resampled); the planes are made from its plane-size average.
+        guard let full = fullImage(image), let small = inputImage(image, width: w, height: h) else { throw .floatRender }
         lock.lock(); defer { lock.unlock() }
         let m = try models()
         let analysis: SemanticAnalysis
-        do { analysis = try SemanticMattes.analyse(input, models: m) } catch { throw .models(error) }
-        let planes = SemanticPlanes(analysis: analysis, image: input, width: w, height: h)
+        do { analysis = try SemanticMattes.analyse(full, models: m) } catch { throw .models(error) }
+        let planes = SemanticPlanes(analysis: analysis, image: small, width: w, height: h)
         var out: [AuxiliaryPlane] = []
         for k in wanted {
             switch k {
@@ -69,10 +71,20 @@ public enum SemanticMatteBuilder {
         return out
     }
 
-    /// The render at plane size as the models' 8-bit RGB: each plane pixel the rounded mean of the
+    /// The render as 8-bit RGB (8-bit renders shared, 16-bit samples rounded to x · 255 / 65535);
+    /// `nil` for a float render.
+    static func fullImage(_ image: RenderedImage) -> MatteInputImage? {
+        switch image.bitsPerSample {
+        case 8: return MatteInputImage(width: image.width, height: image.height, pixels: image.pixels8)
+        case 16: return MatteInputImage(width: image.width, height: image.height,
+                                        pixels: image.pixels16.map { UInt8((UInt32($0) * 255 + 32767) / 65535) })
+        default: return nil
+        }
+    }
+
+    /// The render at plane size as 8-bit RGB: each plane pixel the rounded mean of the
     /// output pixels it covers (columns ⌊i·W/w⌋ ..< ⌊(i+1)·W/w⌋, at least one; rows likewise), 16-bit
-    /// samples scaled by 255/65535. The models and polygons then work at plane size (a 12 MP render
-    /// is read once, not converted whole). `nil` for a float render.
+    /// samples scaled by 255/65535. `nil` for a float render.
     static func inputImage(_ image: RenderedImage, width: Int, height: Int) -> MatteInputImage? {
         let W = image.width, H = image.height
         guard width > 0, height > 0, W > 0, H > 0 else { return nil }

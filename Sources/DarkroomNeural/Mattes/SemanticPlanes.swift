@@ -42,11 +42,13 @@ public struct SemanticPlanes: Sendable {
         max(1, min(max(width, height) / 512, guidedRadius(width: width, height: height) / 2))
     }
 
-    /// The planes for `analysis` of `image` at `width × height`.
+    /// The planes for `analysis` at `width × height`; `image` (the analysed image or any resampling
+    /// of it, e.g. to the plane size) gives the colours and the guide.
     public init(analysis: SemanticAnalysis, image: MatteInputImage, width: Int, height: Int) {
         self.width = width; self.height = height
         let block = BlockMeans(image, width: width, height: height)
-        let sx = Double(width) / Double(image.width), sy = Double(height) / Double(image.height)
+        // Landmarks are in the analysed image's pixels; `image` may be that image or a resampling of it.
+        let sx = Double(width) / Double(analysis.imageWidth), sy = Double(height) / Double(analysis.imageHeight)
         func union(_ indices: [Int]) -> [UInt8] {
             var out = [UInt8](repeating: 0, count: width * height)
             for f in analysis.faces {
@@ -70,8 +72,8 @@ public struct SemanticPlanes: Sendable {
         if analysis.faces.isEmpty {
             portrait = nil
         } else {
-            let p = Self.upsample(analysis.person, size: SemanticMattes.personSize, imageWidth: image.width,
-                                  imageHeight: image.height, width: width, height: height)
+            let p = Self.upsample(analysis.person, size: SemanticMattes.personSize, imageWidth: analysis.imageWidth,
+                                  imageHeight: analysis.imageHeight, width: width, height: height)
             let q = GuidedFilter.fastFilter(guide: block.luma, p: p, width: width, height: height,
                                             radius: Self.guidedRadius(width: width, height: height), epsilon: Self.guidedEpsilon,
                                             subsample: Self.guidedSubsample(width: width, height: height))
