@@ -50,6 +50,11 @@ struct Bench {
     }
 
     mutating func run() throws {
+        if options.neuralOnly {   // Bench+Neural (needs no darkroom binary)
+            try neural()
+            print(report.markdown)
+            return
+        }
         guard FileManager.default.isExecutableFile(atPath: darkroom) else {
             throw BenchFailure("\(darkroom): darkroom binary not found (build it with --product darkroom, or pass --darkroom)")
         }
@@ -103,6 +108,7 @@ struct Bench {
             try wholeFile(scene: scene, path: path, heif: scene.width == 4000)
         }
         if let path = paths[Self.scenes[0].name] { try convert(scene: Self.scenes[0], path: path) }   // Bench+Convert
+        try neural()   // Bench+Neural
         if options.peers, let path = paths[Self.scenes[0].name] { peers(scene: Self.scenes[0], path: path) }
         if options.heifStudy, let img = rendered12 { try heifStudy(img) }
         checks()

@@ -1,7 +1,7 @@
 // darkroom-bench: speed, CPU time and peak memory of Darkroom against the floor (LibRaw unpack +
 // libjpeg-turbo encode) and against peers, on large synthetic DNGs written by our own DNGWriter.
 //
-//   darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--jxl-only] [--convert-only] [--dir DIR]
+//   darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--jxl-only] [--convert-only] [--neural-only] [--dir DIR]
 //                  [--json PATH] [--markdown PATH] [--darkroom PATH]
 import DarkroomCore
 import DarkroomIO
@@ -15,6 +15,7 @@ struct Options {
     var heifOnly = false
     var jxlOnly = false
     var convertOnly = false
+    var neuralOnly = false
     var dir: String?
     var json: String?
     var markdown: String?
@@ -37,12 +38,13 @@ struct Options {
             case "--heif-only": o.heifOnly = true
             case "--jxl-only": o.jxlOnly = true
             case "--convert-only": o.convertOnly = true
+            case "--neural-only": o.neuralOnly = true
             case "--dir": o.dir = try value()
             case "--json": o.json = try value()
             case "--markdown": o.markdown = try value()
             case "--darkroom": o.darkroom = try value()
             case "-h", "--help":
-                print("darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--jxl-only] [--convert-only] [--dir DIR] [--json PATH] [--markdown PATH] [--darkroom PATH]")
+                print("darkroom-bench [--runs N] [--quick] [--no-peers] [--no-heif-study] [--heif-only] [--jxl-only] [--convert-only] [--neural-only] [--dir DIR] [--json PATH] [--markdown PATH] [--darkroom PATH]")
                 exit(0)
             default: throw BenchFailure("unknown argument \(args[i])")
             }
