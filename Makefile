@@ -224,3 +224,16 @@ constant-colour-table: deps swift
 
 clean:
 	rm -rf .build .build-release-tests .build-fuzz out
+
+# Semantic-matte reference data (issue 18): MediaPipe 0.10.21's own Python solutions (selfie
+# segmentation, short-range face detection, face mesh) on the 24 Kodak images, written to
+# Tests/NeuralReference/mediapipe/ (committed; see its README.md). The packages are pinned by version
+# and SHA-256 in Tests/Generators/mediapipe_requirements.txt and installed into a venv under out/;
+# nothing here runs at Darkroom's run time or in `make test`.
+MP_VENV := out/mediapipe-venv
+.PHONY: mediapipe-reference
+mediapipe-reference:
+	@[ -f $(MP_VENV)/.complete ] || { rm -rf $(MP_VENV) && python3 -m venv $(MP_VENV) \
+	    && $(MP_VENV)/bin/pip install -q --no-deps --require-hashes --only-binary=:all: \
+	       -r Tests/Generators/mediapipe_requirements.txt && touch $(MP_VENV)/.complete; }
+	$(MP_VENV)/bin/python -W ignore Tests/Generators/mediapipe_reference.py ../shared/samples/kodak24 Tests/NeuralReference/mediapipe

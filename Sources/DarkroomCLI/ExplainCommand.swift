@@ -31,6 +31,7 @@ struct ExplainCommand: ParsableCommand {
             let plan = try PlanBuilder.plan(for: raw, recipe: r.develop, path: file)
             Console.out("\(file)")
             for line in plan.explanation { Console.out("  " + line) }
+            for line in SemanticMatteBuilder.explanation(r.export.computedMattes) { Console.out("  " + line) }
         } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)
         }

@@ -137,11 +137,12 @@ private func image(width: Int, height: Int, space: OutputColorSpace, fill: (Int,
         recipe.applyDefaultCrop = false
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         let img = TileRenderer.render(raw, plan: plan)
-        let planes = MatteBuilder.computed([.skin, .hair, .gamut, .clipping, .skin], image: img, raw: raw, plan: plan)
+        // .skin (neural, SemanticMatteBuilder) and .hair are not this builder's; .skinColor is.
+        let planes = MatteBuilder.computed([.skinColor, .skin, .hair, .gamut, .clipping, .skinColor], image: img, raw: raw, plan: plan)
         #expect(planes.map(\.kind) == [.skinColor, .gamut, .clipping])
         #expect(planes.allSatisfy { $0.width == 30 && $0.height == 20 })
         // Deterministic.
-        #expect(MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan) == planes)
+        #expect(MatteBuilder.computed([.skinColor, .gamut, .clipping], image: img, raw: raw, plan: plan) == planes)
     }
 
     /// The fast skin kernel (tables, polynomial atan2) agrees with the reference model

@@ -359,7 +359,7 @@ struct AppleContainerTests {
         let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
         var img = TileRenderer.render(raw, plan: plan)
         img.iccProfile = try ICCProfileFactory.profile(for: .p3)
-        img.mattes = MatteBuilder.computed([.skin, .gamut, .clipping], image: img, raw: raw, plan: plan)
+        img.mattes = MatteBuilder.computed([.skinColor, .gamut, .clipping], image: img, raw: raw, plan: plan)
         #expect(img.mattes.map(\.kind) == [.skinColor, .gamut, .clipping])
         let skin = img.mattes[0]
         func centre(_ patch: Int) -> Int {

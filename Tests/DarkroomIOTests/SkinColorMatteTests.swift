@@ -12,7 +12,7 @@ struct SkinColorMatteTests {
     static let darkroomURN = "urn:org:darkroom:aux:skincolormatte"
     static let appleSkinURN = "urn:com:apple:photo:2019:aux:semanticskinmatte"
 
-    /// The computed plane as `FileDeveloper` makes it for `--mattes skin`.
+    /// The computed plane as `FileDeveloper` makes it for `--mattes skin-color`.
     static func image() -> RenderedImage {
         var img = EncodeFixtures.image(width: 96, height: 64)
         img.mattes = [MatteBuilder.skin(image: img, space: .srgb)]
@@ -24,7 +24,7 @@ struct SkinColorMatteTests {
         #expect(MatteKind(urn: Self.darkroomURN) == .skinColor)
         // Apple's URN stays for a supplied (segmentation) skin plane.
         #expect(MatteKind.skin.urn == Self.appleSkinURN)
-        #expect(MatteBuilder.computedKind(for: .skin) == .skinColor)
+        #expect(!MatteBuilder.computableKinds.contains(.skin)) // --mattes skin is the neural plane
         #expect(MatteBuilder.skin(image: EncodeFixtures.image(width: 8, height: 8), space: .srgb).kind == .skinColor)
         // Every computed kind has a Darkroom URN: no heuristic under an Apple URN.
         for k in MatteBuilder.computableKinds { #expect(k.urn.hasPrefix("urn:org:darkroom:aux:"), "\(k)") }

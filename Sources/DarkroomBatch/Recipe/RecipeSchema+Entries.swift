@@ -192,6 +192,9 @@ extension RecipeSchema {
 
     static let formatAliases = ["jpg": "jpeg", "heic": "heif", "tif": "tiff"]
 
+    /// The kinds `--mattes` accepts: every kind but `hair`, which nothing here can compute honestly.
+    static let requestableMatteNames = MatteKind.allCases.filter { $0 != .hair }.map(\.rawValue)
+
     static let output: [Entry] = [
         Entry(key: "format", scope: .output, effect: .naming, flagKind: .text, valueName: "formats",
               allowed: "a list of " + OutputFormat.allCases.map(\.rawValue).joined(separator: ", ") + " (or jpg, heic, tif)",
@@ -233,9 +236,16 @@ extension RecipeSchema {
               applier: { v, r in if let t = v.text { r.name = t } },
               reader: { .text($0.name) }),
         Entry(key: "mattes", scope: .output, effect: .bytes, flagKind: .text, valueName: "kinds",
-              allowed: "a list of " + MatteKind.allCases.map(\.rawValue).joined(separator: ", "), defaultText: "none",
-              help: "Mattes to compute and embed (comma-separated, or a YAML list).", hashing: .asGiven,
-              parser: { raw in .list(try choices(raw, MatteKind.allCases.map(\.rawValue), allowEmpty: true)) },
+              allowed: "a list of " + requestableMatteNames.joined(separator: ", "), defaultText: "none",
+              help: "Mattes to compute and embed (comma-separated, or a YAML list); portrait, skin, teeth, lips by neural segmentation (`make models`).",
+              hashing: .asGiven,
+              parser: { raw in
+                  // Hair: no shipped model with a usable licence, and never a colour heuristic under Apple's URN.
+                  if try choices(raw, MatteKind.allCases.map(\.rawValue), allowEmpty: true).contains(MatteKind.hair.rawValue) {
+                      throw Reason("hair cannot be computed: no hair-segmentation model with a usable licence ships with MediaPipe 0.10.21, and a colour guess must not carry Apple's hair URN (supply one with --matte hair=FILE.png)")
+                  }
+                  return .list(try choices(raw, requestableMatteNames, allowEmpty: true))
+              },
               applier: { v, r in if let l = v.list { r.export.computedMattes = l.compactMap(MatteKind.init(rawValue:)) } },
               reader: { .list($0.export.computedMattes.map(\.rawValue)) }),
         Entry(key: "matte", scope: .output, effect: .bytes, flagKind: .repeatable, valueName: "KIND=FILE",

@@ -1,21 +1,29 @@
 /// The kind of an auxiliary (matte) plane and the URN that names it in HEIF `auxC` boxes and
 /// in the XMP of JPEG MPF secondary images.
 ///
-/// Apple's URNs name planes made by segmentation (WWDC19 225); Darkroom writes them only for
-/// planes a user supplies (`--matte skin=FILE.png`). Planes Darkroom computes from colour alone
-/// carry Darkroom's own `urn:org:darkroom:aux:` URNs, so Apple software never mistakes a
-/// heuristic for segmentation.
+/// Apple's URNs name planes made by segmentation (WWDC19 225). Darkroom writes them for planes a
+/// user supplies (`--matte skin=FILE.png`) and for the planes it computes by neural segmentation
+/// (`--mattes portrait,skin,teeth`: MediaPipe's person, face and Face Mesh models, DarkroomNeural's
+/// `SemanticPlanes`). Planes computed from colour alone or with no Apple counterpart carry
+/// Darkroom's own `urn:org:darkroom:aux:` URNs, so Apple software never mistakes a heuristic for
+/// segmentation.
 public enum MatteKind: String, Sendable, Codable, CaseIterable {
+    /// The person matte (segmentation refined by a guided filter); computed only when a face is found.
     case portraitEffects = "portrait"
-    /// Apple's semantic planes (segmentation), supplied as files.
+    /// Apple's semantic planes. `skin` and `teeth` are computed by segmentation; `hair`, `sky` and
+    /// `glasses` can only be supplied as files (no shipped model with a usable licence).
     case skin, hair, teeth, sky, glasses
+    /// The lips (Face Mesh's lip contours): Darkroom's own URN, Apple has no lips matte.
+    case lips
     /// Darkroom's own computed planes.
     case gamut, clipping, confidence
     /// The colorimetric skin likelihood (`MatteBuilder.skin`): colour only, not segmentation.
-    /// `--mattes skin` asks for it, since `skin` cannot be computed otherwise.
     case skinColor = "skin-color"
     /// The per-pixel confidence of `darkroom constant-colour` (255 = full confidence).
     case constantColourConfidence = "constantcolourconfidence"
+
+    /// The kinds computed by neural segmentation (DarkroomNeural's semantic mattes).
+    public static let semanticKinds: Set<MatteKind> = [.portraitEffects, .skin, .teeth, .lips]
 
     public var urn: String {
         switch self {
@@ -25,6 +33,7 @@ public enum MatteKind: String, Sendable, Codable, CaseIterable {
         case .teeth: return "urn:com:apple:photo:2019:aux:semanticteethmatte"
         case .sky: return "urn:com:apple:photo:2020:aux:semanticskymatte"
         case .glasses: return "urn:com:apple:photo:2020:aux:semanticglassesmatte"
+        case .lips: return "urn:org:darkroom:aux:lipsmatte"
         case .gamut: return "urn:org:darkroom:aux:gamutmatte"
         case .clipping: return "urn:org:darkroom:aux:clippingmatte"
         case .confidence: return "urn:org:darkroom:aux:confidencematte"

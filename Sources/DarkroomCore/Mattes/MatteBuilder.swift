@@ -20,12 +20,12 @@ import Foundation
 /// - `.clipping` — 255 where the sensor saturated or the output clipped, else 0; see
 ///   `MatteBuilder.clipping`.
 /// - `.skinColor` — `SkinModel.standard` membership × 255 of the block's mean colour in CIE Lab
-///   (D50), written under `urn:org:darkroom:aux:skincolormatte`. A request for `.skin` (the CLI's
-///   `--mattes skin`) is answered with this plane: colour alone cannot give Apple's segmentation
-///   matte, and its URN must not claim so.
+///   (D50), written under `urn:org:darkroom:aux:skincolormatte` (`--mattes skin-color`). Colour
+///   alone cannot give Apple's segmentation matte: `--mattes skin` is the neural plane
+///   (`SemanticMatteBuilder` in DarkroomIO), which uses this likelihood inside the person matte.
 ///
-/// Other kinds (Apple's semantic mattes, `.confidence`) cannot be computed from colour and are
-/// skipped: they come from supplied files (`SuppliedMatte` in DarkroomIO).
+/// Other kinds are skipped here: the semantic ones (`MatteKind.semanticKinds`) are computed by
+/// `SemanticMatteBuilder`, the rest come from supplied files (`SuppliedMatte` in DarkroomIO).
 /// Deterministic: each plane pixel is a pure function of its block; rows run in parallel.
 public enum MatteBuilder {
     /// Linear-sRGB distance outside the cube below which the gamut matte stays 0.
@@ -36,10 +36,6 @@ public enum MatteBuilder {
     /// The kinds this builder can compute.
     public static let computableKinds: Set<MatteKind> = [.gamut, .clipping, .skinColor]
 
-    /// The kind computed for a request: `.skin` is answered by the colour plane `.skinColor`.
-    public static func computedKind(for request: MatteKind) -> MatteKind {
-        request == .skin ? .skinColor : request
-    }
 
     /// Longest side of any plane, in pixels (iPhones' mattes: 2016 × 1512 for a 12 MP frame).
     public static let maximumLongSide = 2016
@@ -64,7 +60,7 @@ public enum MatteBuilder {
                                 plan: DevelopPlan) -> [AuxiliaryPlane] {
         var seen = Set<MatteKind>()
         var out: [AuxiliaryPlane] = []
-        for kind in kinds.map(computedKind(for:)) where computableKinds.contains(kind) && seen.insert(kind).inserted {
+        for kind in kinds where computableKinds.contains(kind) && seen.insert(kind).inserted {
             switch kind {
             case .gamut: out.append(gamut(image: image, space: plan.recipe.colorSpace))
             case .skinColor: out.append(skin(image: image, space: plan.recipe.colorSpace))

@@ -143,10 +143,14 @@ public enum FileDeveloper {
         let t1 = DispatchTime.now().uptimeNanoseconds
         let plan = try PlanBuilder.plan(for: raw, recipe: recipe, path: input)
         var image = TileRenderer.render(raw, plan: plan)
-        // Auxiliary planes: computed (gamut, clipping, skin) and supplied (--matte KIND=FILE.png),
-        // half the output's size, in the output's geometry.
+        // Auxiliary planes: computed (gamut, clipping, skin-color; portrait, skin, teeth, lips by
+        // neural segmentation) and supplied (--matte KIND=FILE.png), half the output's size (long
+        // side ≤ 2016), in the output's geometry.
         if !export.computedMattes.isEmpty {
             image.mattes += MatteBuilder.computed(export.computedMattes, image: image, raw: raw, plan: plan)
+            do throws(SemanticMatteBuilder.Failure) {
+                image.mattes += try SemanticMatteBuilder.planes(export.computedMattes, image: image, space: plan.recipe.colorSpace)
+            } catch { throw .encode(path: input, reason: error.description) }
         }
         for spec in export.suppliedMattes {
             do {
