@@ -146,9 +146,10 @@ struct RecipeSchemaTests {
     ])
     func hashesMatchEarlierManifests(flags: [String], expected: String) throws {
         // What earlier versions always did (the flags given override it): the darkroom look,
-        // highlights clipped, no noise reduction, sharpening or lens correction, HEIF in 4:4:4.
+        // highlights clipped, no noise reduction, sharpening or lens correction, HEIF in 4:4:4,
+        // the gbtf demosaic (the default before msg; always in the hash, so it must be named).
         let earlier = ["--look", "darkroom", "--highlights", "clip", "--noise-reduction", "off", "--sharpen", "off",
-                       "--lens", "off", "--chroma", "444"]
+                       "--lens", "off", "--chroma", "444", "--demosaic", "gbtf"]
         let given = flags
         let flags = earlier + given
         let c = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags)
@@ -158,7 +159,8 @@ struct RecipeSchemaTests {
         // Today's defaults hash differently, each of them.
         let byDefault = try DevelopCommand.parse(["in.dng", "-o", "out"] + given).layer()
         #expect(byDefault.hash(decode: resolved.decode) != expected)
-        for newer in [["--highlights", "reconstruct"], ["--noise-reduction", "auto"], ["--sharpen", "auto"], ["--lens", "auto"], ["--look", "reference"]] {
+        for newer in [["--highlights", "reconstruct"], ["--noise-reduction", "auto"], ["--sharpen", "auto"], ["--lens", "auto"], ["--look", "reference"],
+                      ["--demosaic", "msg"]] {
             let layer = try DevelopCommand.parse(["in.dng", "-o", "out"] + flags + newer).layer()
             if newer[1] == "reference" && given.contains("linear") { continue }
             #expect(layer.hash(decode: resolved.decode) != expected, "\(newer)")
@@ -231,6 +233,7 @@ struct RecipeSchemaTests {
         try atDefault.set("lens", .text("off"))
         try atDefault.set("chroma", .text("444"))
         try atDefault.set("tone-shoulder", .text("2"))
+        try atDefault.set("demosaic", .text("gbtf"))
         #expect(atDefault.hash(decode: DecodeOptions()) == "247c22c003f1640f2874eddb4bc27d3cc4154c26b32ae152c0b3039e33039660")
         #expect(fromFlag.hash(decode: DecodeOptions()) != atDefault.hash(decode: DecodeOptions()))
         // The plan uses it: y = (1 + b)·x / (x + b) (ToneCurve's documented formula) at mid-grey.
