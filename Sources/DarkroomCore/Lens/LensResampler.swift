@@ -53,13 +53,7 @@ public enum LensResampler {
             WarpBicubic.weights.withUnsafeBufferPointer { table in
                 let wt = table.baseAddress!
                 for ty in 0..<tile.height {
-                    let y = tile.y + ty
-                    var x0 = bx0
-                    while x0 < bx1 {
-                        let n = min(block, bx1 - x0)
-                        modifier.sourcePositions(x0: x0, y: y, count: n, into: positions + (x0 - bx0) * 6)
-                        x0 += n
-                    }
+                    sourcePositions(modifier, columns: bx0..<bx1, y: tile.y + ty, into: positions)
                     let out = rgb + ty * tile.width * 3
                     for tx in 0..<tile.width {
                         let p = positions + (tile.x + tx - bx0) * 6
@@ -122,13 +116,7 @@ public enum LensResampler {
             WarpBicubic.weights.withUnsafeBufferPointer { table in
                 let wt = UnsafeRawPointer(table.baseAddress!)
                 for ty in 0..<tile.height {
-                    let y = tile.y + ty
-                    var x0 = bx0
-                    while x0 < bx1 {
-                        let count = min(block, bx1 - x0)
-                        modifier.sourcePositions(x0: x0, y: y, count: count, into: positions + (x0 - bx0) * 6)
-                        x0 += count
-                    }
+                    sourcePositions(modifier, columns: bx0..<bx1, y: tile.y + ty, into: positions)
                     let out = rgb + ty * tile.width * 3
                     for tx in 0..<tile.width {
                         let p = positions + (tile.x + tx - bx0) * 6
@@ -156,6 +144,18 @@ public enum LensResampler {
                     }
                 }
             }
+        }
+    }
+
+    /// The model's source positions for `columns` of row `y` (starting at a block boundary), asked
+    /// block by block so every pixel's numbers come from the same call whatever the tile.
+    @inline(__always)
+    static func sourcePositions(_ modifier: any LensModifier, columns: Range<Int>, y: Int, into positions: UnsafeMutablePointer<Float>) {
+        var x0 = columns.lowerBound
+        while x0 < columns.upperBound {
+            let n = min(block, columns.upperBound - x0)
+            modifier.sourcePositions(x0: x0, y: y, count: n, into: positions + (x0 - columns.lowerBound) * 6)
+            x0 += n
         }
     }
 
