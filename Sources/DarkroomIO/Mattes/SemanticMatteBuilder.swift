@@ -8,7 +8,8 @@ import Foundation
 ///
 /// - `portrait` is written only when a face is found (a statue or landscape gets none); `skin`,
 ///   `teeth` and `lips` are written (all zero when there is no face, as Apple writes empty mattes).
-/// - `skin` = the `skin-color` likelihood inside the portrait matte, minus eyes, lips and mouth.
+/// - `skin` = the `skin-color` likelihood, smoothed by a guided filter, inside the portrait matte,
+///   minus eyes, lips and mouth.
 /// - The models see the full-resolution render (8-bit), the planes its plane-size average; a
 ///   float render (`--format exr`) has no display encoding and is refused.
 /// The models are loaded once per process (single-threaded XNNPACK: the same bytes for any
@@ -175,7 +176,7 @@ public enum SemanticMatteBuilder {
             switch k {
             case .portraitEffects:
                 lines.append("matte portrait: person segmentation 256×256 (\(files[0])) + guided filter (radius = long side / \(SemanticPlanes.guidedRadiusDivisor), ε \(SemanticPlanes.guidedEpsilon)); only when a face is found (\(files[1]) + \(files[2]), presence ≥ \(SemanticMattes.minFacePresence))")
-            case .skin: lines.append("matte skin: skin-color likelihood × portrait matte × (1 − eyes) × (1 − mouth) (Face Mesh contours)")
+            case .skin: lines.append("matte skin: skin-color likelihood smoothed by a guided filter (luma guide, radius = long side / \(2 * SemanticPlanes.guidedRadiusDivisor)) × portrait matte × (1 − eyes) × (1 − mouth) (Face Mesh contours)")
             case .teeth: lines.append("matte teeth: inner-lip polygon × bright (luma \(SemanticPlanes.teethLuma)) low-saturation (\(SemanticPlanes.teethSaturation)) pixels")
             case .lips: lines.append("matte lips: outer − inner lip polygons (Face Mesh), urn:org:darkroom:aux:lipsmatte")
             default: break

@@ -14,6 +14,7 @@ import Foundation
 /// - `lips` (`urn:org:darkroom:aux:lipsmatte`): coverage of the outer-lip polygon minus the inner one.
 /// - `teeth`: inner-lip polygon coverage × `teethColour` of the pixel (bright and nearly neutral).
 /// - `skin` (Apple's semantic skin matte): the colorimetric skin likelihood (`skin-color` plane)
+///   smoothed by `GuidedFilter.fastFilter` (luma guide, radius `skinRadius`, ε `guidedEpsilon`)
 ///   × the portrait matte × (1 − eyes) × (1 − outer-lip polygon).
 public struct SemanticPlanes: Sendable {
     public let width: Int
