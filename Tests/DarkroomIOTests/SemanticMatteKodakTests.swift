@@ -129,4 +129,37 @@ import DarkroomTestSupport
         print("semantic-mattes: \(name) lips IoU vs MediaPipe's landmarks \(String(format: "%.3f", iou))")
         #expect(iou >= 0.4)
     }
+
+    /// The skin plane on kodim04 (face found): inside the person and away from eyes and mouth it
+    /// follows the colour likelihood (mean within 0.15), but smoothed by the guided filter: the mean
+    /// step between horizontal neighbours is at most half the raw likelihood's.
+    @Test func skinPlaneIsTheSmoothedLikelihood() throws {
+        guard let models = Self.models(), let img = try Self.image("kodim04") else { return }
+        let analysis = try SemanticMattes.analyse(img, models: models)
+        try #require(analysis.faces.count == 1)
+        let w = img.width, h = img.height
+        let planes = SemanticPlanes(analysis: analysis, image: img, width: w, height: h)
+        let portrait = try #require(planes.portrait)
+        // A synthetic likelihood with pixel noise: the image's green channel plus a ±40 checker.
+        let likelihood = (0..<(w * h)).map { k -> UInt8 in
+            let g = Int(img.pixels[3 * k + 1]), n = ((k % w + k / w) % 2 == 0) ? 40 : -40
+            return UInt8(min(255, max(0, g + n)))
+        }
+        let skin = planes.skin(skinColor: likelihood)
+        var rawStep = 0.0, skinStep = 0.0, rawMean = 0.0, skinMean = 0.0, n = 0
+        for y in 0..<h {
+            for x in 1..<w {
+                let k = y * w + x
+                guard portrait[k] == 255, portrait[k - 1] == 255, planes.eyes[k] == 0, planes.mouth[k] == 0,
+                      planes.eyes[k - 1] == 0, planes.mouth[k - 1] == 0 else { continue }
+                rawStep += abs(Double(likelihood[k]) - Double(likelihood[k - 1]))
+                skinStep += abs(Double(skin[k]) - Double(skin[k - 1]))
+                rawMean += Double(likelihood[k]); skinMean += Double(skin[k]); n += 1
+            }
+        }
+        try #require(n > 1000)
+        print("semantic-mattes: kodim04 skin inside the person: mean step \(String(format: "%.1f", skinStep / Double(n))) vs likelihood \(String(format: "%.1f", rawStep / Double(n))), mean \(String(format: "%.1f", skinMean / Double(n))) vs \(String(format: "%.1f", rawMean / Double(n)))")
+        #expect(skinStep <= 0.5 * rawStep)
+        #expect(abs(skinMean - rawMean) / Double(n) <= 0.15 * 255)
+    }
 }

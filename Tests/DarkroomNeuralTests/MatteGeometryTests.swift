@@ -117,6 +117,22 @@ import Testing
         }
     }
 
+    /// `fillMax` of several polygons into one plane is the per-pixel maximum of their separate
+    /// coverages (the union the eye and lip planes use), and rows outside the polygons stay as they were.
+    @Test func fillMaxIsThePerPixelMaximum() {
+        let a: [(x: Double, y: Double)] = [(1.3, 0.7), (8.9, 2.2), (4.1, 9.4)]
+        let b: [(x: Double, y: Double)] = [(3.5, 1), (11.2, 1.5), (10.5, 6.75), (2.25, 5.5)]
+        let fa = PolygonRaster.fill(a, width: 12, height: 12), fb = PolygonRaster.fill(b, width: 12, height: 12)
+        var union = [UInt8](repeating: 0, count: 144)
+        union[11 * 12 + 5] = 77 // a row neither polygon reaches keeps its value
+        PolygonRaster.fillMax(a, into: &union, width: 12, height: 12)
+        PolygonRaster.fillMax(b, into: &union, width: 12, height: 12)
+        var expected = zip(fa, fb).map { max($0, $1) }
+        expected[11 * 12 + 5] = 77
+        #expect(union == expected)
+        #expect(zip(fa, fb).contains { $0 > 0 && $1 > 0 && $0 != $1 }) // the two really overlap
+    }
+
     /// Box means equal brute-force window means (clipped windows) on a ramp with noise.
     @Test func boxMeanMatchesBruteForce() {
         let w = 13, h = 7, r = 3

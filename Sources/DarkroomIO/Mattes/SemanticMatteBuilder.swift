@@ -8,7 +8,8 @@ import Foundation
 ///
 /// - `portrait` is written only when a face is found (a statue or landscape gets none); `skin`,
 ///   `teeth` and `lips` are written (all zero when there is no face, as Apple writes empty mattes).
-/// - `skin` = the `skin-color` likelihood inside the portrait matte, minus eyes, lips and mouth.
+/// - `skin` = the `skin-color` likelihood, smoothed by a guided filter, inside the portrait matte,
+///   minus eyes, lips and mouth.
 /// - The models see the full-resolution render (8-bit), the planes its plane-size average; a
 ///   float render (`--format exr`) has no display encoding and is refused.
 /// The models are loaded once per process (single-threaded XNNPACK: the same bytes for any
@@ -49,11 +50,22 @@ public enum SemanticMatteBuilder {
         let (w, h) = MatteBuilder.planeSize(width: image.width, height: image.height)
         // The models see the full-resolution render, as MediaPipe's graphs would (the detectors are
         // sensitive to how the frame is resampled); the planes are made from its plane-size average.
-        guard let full = fullImage(image), let small = inputImage(image, width: w, height: h) else { throw .floatRender }
-        lock.lock(); defer { lock.unlock() }
-        let m = try models()
-        let analysis: SemanticAnalysis
-        do { analysis = try SemanticMattes.analyse(full, models: m) } catch { throw .models(error) }
+        guard let full = fullImage(image) else { throw .floatRender }
+        // The models (single-threaded) run while the other core makes the plane-size image and the
+        // colour skin likelihood; both are pure functions of the render, so the bytes are the same.
+        let wantsSkin = wanted.contains(.skin)
+        let analysisSlot = ResultSlot<Result<SemanticAnalysis, Failure>>()
+        let smallSlot = ResultSlot<MatteInputImage>(), colourSlot = ResultSlot<[UInt8]>()
+        DispatchQueue.concurrentPerform(iterations: 2) { job in
+            if job == 0 {
+                analysisSlot.value = analyse(full)
+            } else {
+                smallSlot.value = inputImage(image, width: w, height: h)
+                if wantsSkin { colourSlot.value = MatteBuilder.skin(image: image, space: space).pixels }
+            }
+        }
+        guard let small = smallSlot.value, let result = analysisSlot.value else { throw .floatRender }
+        let analysis = try result.get()
         let planes = SemanticPlanes(analysis: analysis, image: small, width: w, height: h)
         var out: [AuxiliaryPlane] = []
         for k in wanted {
@@ -63,13 +75,24 @@ public enum SemanticMatteBuilder {
             case .lips: out.append(AuxiliaryPlane(kind: .lips, width: w, height: h, pixels: planes.lips))
             case .teeth: out.append(AuxiliaryPlane(kind: .teeth, width: w, height: h, pixels: planes.teeth))
             case .skin:
-                let colour = MatteBuilder.skin(image: image, space: space)
-                out.append(AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: planes.skin(skinColor: colour.pixels)))
+                out.append(AuxiliaryPlane(kind: .skin, width: w, height: h, pixels: planes.skin(skinColor: colourSlot.value ?? [])))
             default: break
             }
         }
         return out
     }
+
+    /// The models' analysis of `full` (one image at a time: the loaded models are shared).
+    static func analyse(_ full: MatteInputImage) -> Result<SemanticAnalysis, Failure> {
+        lock.lock(); defer { lock.unlock() }
+        do {
+            let m = try models()
+            do { return .success(try SemanticMattes.analyse(full, models: m)) } catch { return .failure(.models(error)) }
+        } catch { return .failure(error) }
+    }
+
+    /// One result written by one concurrent job and read after all jobs ended.
+    final class ResultSlot<T>: @unchecked Sendable { var value: T? }
 
     /// The render as 8-bit RGB (8-bit renders shared, 16-bit samples rounded to x · 255 / 65535);
     /// `nil` for a float render.
@@ -96,28 +119,53 @@ public enum SemanticMatteBuilder {
         }
         let xs = (0...width).map { min(W, $0 * W / width) }, ys = (0...height).map { min(H, $0 * H / height) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
-        image.pixels8.withUnsafeBufferPointer { p8 in
-        image.pixels16.withUnsafeBufferPointer { p16 in
-            for y in 0..<height {
-                let ya = ys[y], yb = max(ys[y + 1], min(H, ya + 1))
-                for x in 0..<width {
-                    let xa = xs[x], xb = max(xs[x + 1], min(W, xa + 1))
-                    var r = 0, g = 0, b = 0
-                    for yy in ya..<yb {
-                        var o = (yy * W + xa) * 3
-                        for _ in xa..<xb {
-                            if sixteen { r += Int(p16[o]); g += Int(p16[o + 1]); b += Int(p16[o + 2]) } else { r += Int(p8[o]); g += Int(p8[o + 1]); b += Int(p8[o + 2]) }
-                            o += 3
-                        }
-                    }
-                    let n = (yb - ya) * (xb - xa) * (sixteen ? 65535 : 255)
-                    let k = (y * width + x) * 3
-                    out[k] = UInt8((r * 255 + n / 2) / n); out[k + 1] = UInt8((g * 255 + n / 2) / n); out[k + 2] = UInt8((b * 255 + n / 2) / n)
+        out.withUnsafeMutableBufferPointer { o in
+            let outView = UncheckedSendable(o)
+            if sixteen {
+                image.pixels16.withUnsafeBufferPointer { p in
+                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 65535, out: outView.value) }
+                }
+            } else {
+                image.pixels8.withUnsafeBufferPointer { p in
+                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 255, out: outView.value) }
                 }
             }
         }
-        }
         return MatteInputImage(width: width, height: height, pixels: out)
+    }
+
+    /// Rows `rows` of `inputImage`: each plane pixel the rounded mean of its block of `px`
+    /// (samples 0…`scale`) on the 0…255 scale.
+    @inline(__always)
+    static func blockMeans<T: BinaryInteger>(_ px: UnsafeBufferPointer<T>, W: Int, H: Int, xs: [Int], ys: [Int], width: Int,
+                                             rows: Range<Int>, scale: Int, out: UnsafeMutableBufferPointer<UInt8>) {
+        for y in rows {
+            let ya = ys[y], yb = max(ys[y + 1], min(H, ya + 1))
+            if yb - ya == 2 && W == 2 * width {
+                // Exact 2 × 2 blocks (a half-size plane): the same sums, unrolled.
+                let r0 = ya * W * 3, r1 = r0 + W * 3, n = 4 * scale
+                for x in 0..<width {
+                    let a = r0 + 6 * x, c = r1 + 6 * x
+                    let r = Int(px[a]) + Int(px[a + 3]) + Int(px[c]) + Int(px[c + 3])
+                    let g = Int(px[a + 1]) + Int(px[a + 4]) + Int(px[c + 1]) + Int(px[c + 4])
+                    let b = Int(px[a + 2]) + Int(px[a + 5]) + Int(px[c + 2]) + Int(px[c + 5])
+                    let k = (y * width + x) * 3
+                    out[k] = UInt8((r * 255 + n / 2) / n); out[k + 1] = UInt8((g * 255 + n / 2) / n); out[k + 2] = UInt8((b * 255 + n / 2) / n)
+                }
+                continue
+            }
+            for x in 0..<width {
+                let xa = xs[x], xb = max(xs[x + 1], min(W, xa + 1))
+                var r = 0, g = 0, b = 0
+                for yy in ya..<yb {
+                    var o = (yy * W + xa) * 3
+                    for _ in xa..<xb { r += Int(px[o]); g += Int(px[o + 1]); b += Int(px[o + 2]); o += 3 }
+                }
+                let n = (yb - ya) * (xb - xa) * scale
+                let k = (y * width + x) * 3
+                out[k] = UInt8((r * 255 + n / 2) / n); out[k + 1] = UInt8((g * 255 + n / 2) / n); out[k + 2] = UInt8((b * 255 + n / 2) / n)
+            }
+        }
     }
 
     /// Lines for `darkroom explain`: what each requested semantic matte is made from.
@@ -128,7 +176,7 @@ public enum SemanticMatteBuilder {
             switch k {
             case .portraitEffects:
                 lines.append("matte portrait: person segmentation 256×256 (\(files[0])) + guided filter (radius = long side / \(SemanticPlanes.guidedRadiusDivisor), ε \(SemanticPlanes.guidedEpsilon)); only when a face is found (\(files[1]) + \(files[2]), presence ≥ \(SemanticMattes.minFacePresence))")
-            case .skin: lines.append("matte skin: skin-color likelihood × portrait matte × (1 − eyes) × (1 − mouth) (Face Mesh contours)")
+            case .skin: lines.append("matte skin: skin-color likelihood smoothed by a guided filter (luma guide, radius = long side / \(2 * SemanticPlanes.guidedRadiusDivisor)) × portrait matte × (1 − eyes) × (1 − mouth) (Face Mesh contours)")
             case .teeth: lines.append("matte teeth: inner-lip polygon × bright (luma \(SemanticPlanes.teethLuma)) low-saturation (\(SemanticPlanes.teethSaturation)) pixels")
             case .lips: lines.append("matte lips: outer − inner lip polygons (Face Mesh), urn:org:darkroom:aux:lipsmatte")
             default: break

@@ -7,7 +7,8 @@ import Dispatch
 /// a coarse 256 × 256 mask follows hair and shoulders at full matte size.
 ///
 /// Box means are window sums accumulated in Double (windows clipped at the borders, divided by their
-/// own pixel count), computed row by row with running sums: the result does not depend on the
+/// own pixel count), computed row by row with running sums; the fast filter's full-size passes run
+/// in parallel row bands with the same per-pixel arithmetic: the result does not depend on the
 /// thread count.
 public enum GuidedFilter {
     /// `p` filtered with guide `guide` (both `width × height`), window radius `radius` px, ε `epsilon`.
@@ -75,17 +76,17 @@ public enum GuidedFilter {
         }
         let sw = (width + s - 1) / s, sh = (height + s - 1) / s
         func down(_ x: [Float]) -> [Float] {
-            var o = [Float](repeating: 0, count: sw * sh)
-            for y in 0..<sh {
-                let y1 = min(height, (y + 1) * s)
-                for xb in 0..<sw {
-                    let x1 = min(width, (xb + 1) * s)
-                    var t: Float = 0
-                    for yy in (y * s)..<y1 { for xx in (xb * s)..<x1 { t += x[yy * width + xx] } }
-                    o[y * sw + xb] = t / Float((y1 - y * s) * (x1 - xb * s))
+            RowBands.fill(rows: sh, width: sw, repeating: 0) { rows, o in
+                for y in rows {
+                    let y1 = min(height, (y + 1) * s)
+                    for xb in 0..<sw {
+                        let x1 = min(width, (xb + 1) * s)
+                        var t: Float = 0
+                        for yy in (y * s)..<y1 { for xx in (xb * s)..<x1 { t += x[yy * width + xx] } }
+                        o[y * sw + xb] = t / Float((y1 - y * s) * (x1 - xb * s))
+                    }
                 }
             }
-            return o
         }
         let iS = down(guide), pS = down(p), rS = max(1, radius / s)
         var ip = [Float](repeating: 0, count: sw * sh), ii = ip
@@ -98,23 +99,29 @@ public enum GuidedFilter {
             b[k] = mP[k] - a[k] * mI[k]
         }
         let mA = boxMean(a, width: sw, height: sh, radius: rS), mB = boxMean(b, width: sw, height: sh, radius: rS)
-        var q = [Float](repeating: 0, count: n)
         let inv = 1 / Float(s)
-        for y in 0..<height {
-            let fy = max(0, (Float(y) + 0.5) * inv - 0.5)
-            let y0 = min(Int(fy), sh - 1), y1 = min(y0 + 1, sh - 1), wy = fy - Float(y0)
-            for x in 0..<width {
-                let fx = max(0, (Float(x) + 0.5) * inv - 0.5)
-                let x0 = min(Int(fx), sw - 1), x1 = min(x0 + 1, sw - 1), wx = fx - Float(x0)
-                @inline(__always) func lerp(_ m: [Float]) -> Float {
-                    let t = m[y0 * sw + x0] * (1 - wx) + m[y0 * sw + x1] * wx
-                    let u = m[y1 * sw + x0] * (1 - wx) + m[y1 * sw + x1] * wx
-                    return t * (1 - wy) + u * wy
+        // Column taps are the same for every row.
+        var x0s = [Int](repeating: 0, count: width), x1s = x0s, wxs = [Float](repeating: 0, count: width)
+        for x in 0..<width {
+            let fx = max(0, (Float(x) + 0.5) * inv - 0.5)
+            let x0 = min(Int(fx), sw - 1)
+            x0s[x] = x0; x1s[x] = min(x0 + 1, sw - 1); wxs[x] = fx - Float(x0)
+        }
+        return RowBands.fill(rows: height, width: width, repeating: 0) { rows, q in
+            for y in rows {
+                let fy = max(0, (Float(y) + 0.5) * inv - 0.5)
+                let y0 = min(Int(fy), sh - 1), y1 = min(y0 + 1, sh - 1), wy = fy - Float(y0)
+                for x in 0..<width {
+                    let x0 = x0s[x], x1 = x1s[x], wx = wxs[x]
+                    @inline(__always) func lerp(_ m: [Float]) -> Float {
+                        let t = m[y0 * sw + x0] * (1 - wx) + m[y0 * sw + x1] * wx
+                        let u = m[y1 * sw + x0] * (1 - wx) + m[y1 * sw + x1] * wx
+                        return t * (1 - wy) + u * wy
+                    }
+                    let k = y * width + x
+                    q[k] = lerp(mA) * guide[k] + lerp(mB)
                 }
-                let k = y * width + x
-                q[k] = lerp(mA) * guide[k] + lerp(mB)
             }
         }
-        return q
     }
 }

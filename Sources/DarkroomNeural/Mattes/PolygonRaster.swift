@@ -6,12 +6,21 @@ public enum PolygonRaster {
     /// Coverage of `polygon` on a `width × height` plane (`samples` ≥ 1 per side, default 4).
     public static func fill(_ polygon: [(x: Double, y: Double)], width: Int, height: Int, samples: Int = 4) -> [UInt8] {
         var out = [UInt8](repeating: 0, count: max(0, width * height))
-        guard polygon.count >= 3, width > 0, height > 0, samples >= 1 else { return out }
+        fillMax(polygon, into: &out, width: width, height: height, samples: samples)
+        return out
+    }
+
+    /// Raises each pixel of `out` (a `width × height` plane) to the polygon's coverage where that
+    /// is larger: the union of several polygons without a plane per polygon. Only the rows the
+    /// polygon spans are touched.
+    public static func fillMax(_ polygon: [(x: Double, y: Double)], into out: inout [UInt8], width: Int, height: Int,
+                               samples: Int = 4) {
+        guard polygon.count >= 3, width > 0, height > 0, samples >= 1, out.count == width * height else { return }
         let ys = polygon.map(\.y), xs = polygon.map(\.x)
         guard let minY = ys.min(), let maxY = ys.max(), let minX = xs.min(), let maxX = xs.max(),
-              minY.isFinite, maxY.isFinite, minX.isFinite, maxX.isFinite else { return out }
+              minY.isFinite, maxY.isFinite, minX.isFinite, maxX.isFinite else { return }
         let row0 = max(0, Int(minY.rounded(.down))), row1 = min(height - 1, Int(maxY.rounded(.down)))
-        guard row0 <= row1, maxX >= 0, minX < Double(width) else { return out }
+        guard row0 <= row1, maxX >= 0, minX < Double(width) else { return }
         let step = 1 / Double(samples), full = samples * samples
         var counts = [Int](repeating: 0, count: width)
         var crossings: [Double] = []
@@ -42,9 +51,9 @@ public enum PolygonRaster {
             }
             let o = row * width
             for x in 0..<width where counts[x] > 0 {
-                out[o + x] = UInt8((255 * counts[x] + full / 2) / full)
+                let v = UInt8((255 * counts[x] + full / 2) / full)
+                if v > out[o + x] { out[o + x] = v }
             }
         }
-        return out
     }
 }
