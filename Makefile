@@ -105,8 +105,9 @@ bench: deps swift
 	@mkdir -p out
 	.build/release/darkroom-bench --darkroom .build/release/darkroom --markdown out/bench.md --json out/bench.json $(BENCH_ARGS)
 
-# The peers the bench compares with (dcraw_emu | cjpeg, darktable-cli, rawtherapee-cli), then `make bench`.
-PEER_PACKAGES := libraw-bin libjpeg-turbo-progs darktable rawtherapee
+# The peers the benches compare with (dcraw_emu | cjpeg, darktable-cli, rawtherapee-cli; sqlite3 reads
+# darktable's module parameters for bench-quality's peer rows), then `make bench`.
+PEER_PACKAGES := libraw-bin libjpeg-turbo-progs darktable rawtherapee sqlite3
 bench-peers: deps
 	$(call apt_install,$(PEER_PACKAGES),--no-install-recommends)
 	$(MAKE) bench

@@ -1,4 +1,4 @@
-// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]
+// bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--no-peers] [--markdown]
 //
 // Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
 // the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
@@ -27,6 +27,8 @@ struct Options {
     var spec = NoiseReductionSpec.auto
     /// `--speed`: time a 6000 × 4000 render (the middle level's noise and profile) with `off` and SPEC instead.
     var speed = false
+    /// `--no-peers`: skip darktable-cli's and rawtherapee-cli's rows (Peers.swift) even when installed.
+    var peers = true
 }
 
 func parse() -> Options? {
@@ -42,11 +44,12 @@ func parse() -> Options? {
         case "--images": guard let v = args.popFirst(), let n = Int(v), n > 0 else { return nil }; o.images = n
         case "--markdown": o.markdown = true
         case "--speed": o.speed = true
+        case "--no-peers": o.peers = false
         case "--noise-reduction":
             guard let v = args.popFirst(), let spec = try? NoiseReductionSpec(parsing: v) else { return nil }
             o.spec = spec
         default:
-            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--markdown]")
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--no-peers] [--markdown]")
             return nil
         }
     }
@@ -228,8 +231,6 @@ for (title, images) in sets {
     }
     print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | | |")
 }
-for peer in ["darktable-cli", "rawtherapee-cli"] {
-    let found = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
-        .contains { FileManager.default.isExecutableFile(atPath: "\($0)/\(peer)") }
-    if !found { print("\n\(peer): not installed (make bench-peers installs it); no row") }
+if options.peers {
+    peerTables(sets: sets, levels: levels, markdown: options.markdown) { try raw($0, S: $1, O: $2, profile: $3) }
 }
