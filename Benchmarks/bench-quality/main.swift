@@ -12,7 +12,10 @@
 // 8×8 windows every 4 px on luminance Y = 0.299 R + 0.587 G + 0.114 B, C1 = (0.01·255)²,
 // C2 = (0.03·255)²), 8 px border excluded. A noise-free raw tagged with a NoiseProfile of
 // negligible noise checks that `auto` leaves clean input alone (loss ≤ 0.1 dB); the last column is
-// the noise-free raw tagged with each level's profile (the detail that setting costs). Deterministic:
+// the noise-free raw tagged with each level's profile (the detail that setting costs). A second
+// table renders the same noisy raws without the tag (`auto` then estimates the model from the
+// image) with the estimated S and O, and the noise-free raw without the tag (which must come out
+// identical, or nearly: ≤ 0.1 dB). Deterministic:
 // the noise is a hash of the position, so two runs print the same numbers.
 import DarkroomCore
 import DarkroomIO
@@ -165,6 +168,15 @@ func ssim(_ a: [UInt16], _ b: [UInt16], _ w: Int, _ h: Int) -> Double {
     return count > 0 ? sum / count : 1
 }
 
+/// The noise model `auto` estimates from `raw` (no NoiseProfile), as DarkroomCore does when rendering.
+func estimated(_ raw: RawImage) throws -> NoiseModel? {
+    var recipe = DevelopRecipe()
+    recipe.applyDefaultCrop = false
+    let plan = try DevelopPlan(metadata: raw.metadata, width: raw.width, height: raw.height, samplesPerPixel: 1,
+                               recipe: recipe, opcodes: ParsedOpcodeLists(raw.metadata))
+    return NoiseModel.estimate(raw: raw, plan: plan)
+}
+
 guard let options = parse() else { exit(2) }
 if options.speed {
     // A 6000 × 4000 raw tiled from the first Kodak image (or a ramp), the middle noise level and its
@@ -190,6 +202,18 @@ if options.speed {
     let median = times.mapValues { $0.sorted()[2] }
     let off = median["off"] ?? 0, on = median[options.spec.text] ?? 0
     print(String(format: "24 MP render, median of 5: off %.3f s, %@ %.3f s (×%.2f)", off, options.spec.text, on, on / off))
+    // The estimate `auto` runs (once, before the tiles) on a raw without the tag.
+    var bare = noisy
+    bare.metadata.noiseProfile = nil
+    var estimateTimes: [Double] = []
+    var model: NoiseModel?
+    for _ in 0..<5 {
+        let start = DispatchTime.now().uptimeNanoseconds
+        model = try estimated(bare)
+        estimateTimes.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+    }
+    print(String(format: "noise estimate on the same raw without the tag, median of 5: %.3f s (S %.3g, O %.3g; true %.3g, %.3g)",
+                 estimateTimes.sorted()[2], model?.scale.y ?? 0, model?.offset.y ?? 0, levels[1].S, levels[1].O))
     exit(0)
 }
 var sets: [(String, [TestImage])] = []
@@ -200,36 +224,66 @@ if !photos.isEmpty { sets.append(("saturated set (photographs)", photos)) } else
 if sets.isEmpty { exit(1) }
 
 func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
+func signed(_ v: Double) -> String { (v >= 0 ? "+" : "") + f(v) }
 for (title, images) in sets {
-    var sums = [[Double]](repeating: [0, 0, 0, 0, 0], count: levels.count)   // psnr off, psnr auto, ssim off, ssim auto, clean tagged
+    // psnr off, psnr SPEC (profile), ssim off, ssim SPEC, clean tagged, psnr auto (no tag), ssim auto (no tag),
+    // estimated S (mean of R, G, B), estimated O, estimated σ² / true σ² at mid-grey (G)
+    var sums = [[Double]](repeating: [Double](repeating: 0, count: 10), count: levels.count)
     var cleanLoss = 0.0
+    var cleanUntagged = (identical: 0, worst: 99.0, sigma: 0.0)
     for img in images {
-        let clean = try render(raw(img, S: 0, O: 0, profile: nil), .off)
+        let cleanRaw = try raw(img, S: 0, O: 0, profile: nil)
+        let clean = try render(cleanRaw, .off)
         let w = img.width & ~1, h = img.height & ~1
         // Noise-free input carrying a NoiseProfile of negligible noise: auto must leave it alone.
         let tagged = try render(raw(img, S: 0, O: 0, profile: [1e-9, 1e-10]), .auto)
         cleanLoss += 99 - min(psnr(tagged, clean, w, h), 99)
+        // Noise-free input without a NoiseProfile: auto estimates the noise (film grain and the 8-bit
+        // steps of the source are all it can find) and must leave it alone too.
+        let untagged = try render(cleanRaw, .auto)
+        if untagged == clean { cleanUntagged.identical += 1 }
+        cleanUntagged.worst = min(cleanUntagged.worst, min(psnr(untagged, clean, w, h), 99))
+        let cleanModel = try estimated(cleanRaw)
+        cleanUntagged.sigma += cleanModel?.sigmaAtMidGrey ?? 0
+        FileHandle.standardError.write(Data("\(img.name) noise-free: estimated \(cleanModel.map { String(format: "S %.3g %.3g %.3g O %.3g %.3g %.3g σ(0.18) %.5f", $0.scale.x, $0.scale.y, $0.scale.z, $0.offset.x, $0.offset.y, $0.offset.z, $0.sigmaAtMidGrey) } ?? "none")\n".utf8))
         for (k, level) in levels.enumerated() {
             let noisy = try raw(img, S: level.S, O: level.O, profile: [level.S, level.O])
             let off = try render(noisy, .off), on = try render(noisy, options.spec)
             // What the same setting costs noise-free input tagged with this level's profile (detail lost).
             let cleanTagged = try render(raw(img, S: 0, O: 0, profile: [level.S, level.O]), options.spec)
-            let values = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h),
-                          min(psnr(cleanTagged, clean, w, h), 99)]
-            for i in 0..<5 { sums[k][i] += values[i] }
+            // The same noisy raw without the tag: auto on the estimated model.
+            let bare = try raw(img, S: level.S, O: level.O, profile: nil)
+            let auto = try render(bare, .auto)
+            let model = try estimated(bare)
+            let midGrey = 0.18
+            let ratio = model.map { ($0.scale.y * midGrey + $0.offset.y) / (level.S * midGrey + level.O) } ?? 0
+            let values: [Double] = [psnr(off, clean, w, h), psnr(on, clean, w, h), ssim(off, clean, w, h), ssim(on, clean, w, h),
+                          min(psnr(cleanTagged, clean, w, h), 99), psnr(auto, clean, w, h), ssim(auto, clean, w, h),
+                          model.map { $0.scale.sum() / 3 } ?? 0, model.map { $0.offset.sum() / 3 } ?? 0, ratio]
+            for i in 0..<values.count { sums[k][i] += values[i] }
         }
         FileHandle.standardError.write(Data("\(img.name) done\n".utf8))
     }
     let n = Double(images.count)
+    let t = options.spec.text
     print(options.markdown ? "\n### \(title), \(images.count) images (mean)\n" : "\n\(title), \(images.count) images (mean)")
-    print("| noise (σ at mid-grey) | PSNR off | PSNR \(options.spec.text) | gain | SSIM off | SSIM \(options.spec.text) | clean input, same profile |")
+    print("With the NoiseProfile tag (`\(t)` uses it):\n")
+    print("| noise (σ at mid-grey) | PSNR off | PSNR \(t) | gain | SSIM off | SSIM \(t) | clean input, same profile |")
     print("|---|---|---|---|---|---|---|")
     for (k, level) in levels.enumerated() {
         let s = sums[k].map { $0 / n }
         let sigma = (level.S * 0.18 + level.O).squareRoot()   // mid-grey 0.18 of the range
-        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(s[1] - s[0] >= 0 ? "+" : "")\(f(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) | \(f(s[4])) dB |")
+        print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(signed(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) | \(f(s[4])) dB |")
     }
     print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | | |")
+    print("\nWithout the tag (`auto` estimates the model from the image; S, O: mean of R, G, B; σ² ratio: green at mid-grey):\n")
+    print("| noise: true S, O | PSNR off | PSNR auto | gain | SSIM auto | estimated S | estimated O | σ² estimated / true |")
+    print("|---|---|---|---|---|---|---|---|")
+    for (k, level) in levels.enumerated() {
+        let s = sums[k].map { $0 / n }
+        print("| \(level.name): \(String(format: "%.2g, %.2g", level.S, level.O)) | \(f(s[0])) dB | \(f(s[5])) dB | \(signed(s[5] - s[0])) dB | \(f(s[6], 4)) | \(String(format: "%.3g", s[7])) | \(String(format: "%.3g", s[8])) | \(f(s[9])) |")
+    }
+    print("| none (noise-free, no tag) | — | \(cleanUntagged.identical)/\(images.count) identical to off; worst PSNR vs off \(f(cleanUntagged.worst)) dB | | | σ at mid-grey \(String(format: "%.5f", cleanUntagged.sigma / n)) (mean) | | |")
 }
 if options.peers {
     peerTables(sets: sets, levels: levels, markdown: options.markdown) { try raw($0, S: $1, O: $2, profile: $3) }

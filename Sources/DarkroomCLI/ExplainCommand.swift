@@ -30,7 +30,7 @@ struct ExplainCommand: ParsableCommand {
         do throws(DevelopFailure) {
             let plan = try PlanBuilder.plan(for: raw, recipe: r.develop, path: file)
             Console.out("\(file)")
-            for line in plan.explanation { Console.out("  " + line) }
+            for line in plan.explanation(for: raw) { Console.out("  " + line) }
             for line in SemanticMatteBuilder.explanation(r.export.computedMattes) { Console.out("  " + line) }
         } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)

@@ -104,7 +104,7 @@ extension RecipeSchema {
                     read: { $0.develop.highlights.rawValue }),
         Entry(key: "noise-reduction", scope: .develop, effect: .pixels, flagKind: .text, valueName: "strength",
               allowed: "auto | off | LUMA[,CHROMA] (0…4)", defaultText: "auto",
-              help: "Noise reduction: auto (from the file's NoiseProfile; nothing without one or where the noise is invisible), off, or luminance[,chroma] strengths in units of the noise model (1 = the model; the NoiseProfile, else the noise measured in the image).",
+              help: "Noise reduction: auto (from the file's NoiseProfile, else the noise estimated from the image when its colours agree; nothing where the noise is invisible), off, or luminance[,chroma] strengths in units of the noise model (1 = the model; the NoiseProfile, else the noise estimated from the image).",
               hashing: .unlessEqual(.text("off")),
               parser: { raw in
                   let t = try scalar(raw)

@@ -334,15 +334,13 @@ public struct DevelopPlan: Sendable {
         switch recipe.noiseReduction {
         case .off: lines.append("noise reduction: off")
         case _ where samplesPerPixel != 1: lines.append("noise reduction: none (LinearRaw images are not denoised yet)")
-        case .auto where noiseModel == nil:
-            lines.append("noise reduction: auto → none (no NoiseProfile; a strength, e.g. --noise-reduction 1, uses the noise measured in the image)")
         default:
             let strength = recipe.noiseReduction == .auto ? "auto, strength 1,1" : recipe.noiseReduction.text
             let model = noiseModel.map { m in
                 String(format: "NoiseProfile S %.3g %.3g %.3g, O %.3g %.3g %.3g; σ at mid-grey %.4f%@", m.scale.x, m.scale.y, m.scale.z,
                        m.offset.x, m.offset.y, m.offset.z, m.sigmaAtMidGrey,
                        recipe.noiseReduction == .auto && m.sigmaAtMidGrey < NoiseReduction.visibility ? " (below visibility: none)" : "")
-            } ?? (recipe.noiseReduction == .auto ? "no NoiseProfile: none (give a strength to use the noise measured in the image)" : "no NoiseProfile: measured from the image when rendering")
+            } ?? "no NoiseProfile: estimated from the image when rendering"
             lines.append("noise reduction: \(strength); \(NoiseReduction.summary); \(model)")
         }
         if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 {

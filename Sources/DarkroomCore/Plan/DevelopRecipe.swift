@@ -40,8 +40,8 @@ public struct DevelopRecipe: Sendable, Equatable, Codable {
     /// DNG SDK does. Default `.reconstruct`; images without clipped samples render the same either way.
     public var highlights: HighlightMode = .reconstruct
     /// Noise reduction (`--noise-reduction`, `NoiseReduction`): `.auto` uses the file's
-    /// NoiseProfile, else the noise measured in the image, at strength 1, and does nothing where
-    /// the noise is invisible; `.off`; or explicit luminance/chroma strengths. Default `.auto`.
+    /// NoiseProfile, else the noise estimated from the image (`NoiseModel.measure`; only when its
+    /// colours agree), at strength 1, and does nothing where the noise is invisible; `.off`; or explicit luminance/chroma strengths. Default `.auto`.
     public var noiseReduction: NoiseReductionSpec = .auto
     /// Capture sharpening (`--sharpen`, `CaptureSharpening`): a noise-gated unsharp mask on
     /// luminance; `.auto` = amount 0.4 at radius 1. Default `.auto`.

@@ -49,7 +49,7 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
 /// gate = max(σ²_local − σ²_noise, 0) / σ²_local over the 5×5 window is ≈ 1 at edges and texture
 /// and ≈ 0 where the local variation is only noise — so noise is not amplified. σ²_noise is the
 /// luminance noise of the noise model — noise reduction's, else the NoiseProfile, else the noise
-/// measured in the image (`NoiseModel.measure`) — through the demosaic (`NoiseReduction.propagation`),
+/// estimated from the image (`NoiseModel.measure`) — through the demosaic (`NoiseReduction.propagation`),
 /// with a floor of (1/4096)² (quantisation); noise reduction runs on the mosaic before the
 /// demosaic, so this σ² (before it) keeps the gate on the careful side. Pure function of the
 /// neighbourhood: tile-exact.
@@ -67,7 +67,7 @@ struct CaptureSharpening: Sendable {
         guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0 else { return nil }
         var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
         // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
-        // measured in the image (texture biases that up, which only makes the gate more careful).
+        // estimated from the image (texture biases that up, which only makes the gate more careful).
         let model = denoise?.model ?? plan.noiseModel ?? NoiseModel.measure(plan: plan, source: source)
         if let model {
             let transfer = denoise?.transfer.y ?? NoiseReduction.propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa).y

@@ -2,10 +2,9 @@ import Foundation
 
 /// `--noise-reduction`: how much noise reduction a render gets.
 public enum NoiseReductionSpec: Sendable, Equatable, Codable {
-    /// From the file's NoiseProfile (DNG tag 51041) at strengths 1 (luminance) and 1 (chroma);
-    /// nothing where the profile's noise is below visibility, and nothing for files without a
-    /// NoiseProfile (measuring noise in the image mistakes fine texture for noise too often to
-    /// be a default; an explicit strength uses the measurement).
+    /// From the file's NoiseProfile (DNG tag 51041), else from the noise estimated in the image
+    /// (`NoiseModel.measure`), at strengths 1 (luminance) and 1 (chroma); nothing where the
+    /// model's noise is below visibility (`NoiseReduction.visibility`).
     case auto
     case off
     /// Strengths in units of the noise model's σ: 0 = none, 1 = the model, up to 4.
@@ -59,8 +58,12 @@ public enum NoiseReductionSpec: Sendable, Equatable, Codable {
 public struct NoiseModel: Sendable, Equatable {
     public var scale: SIMD3<Double>
     public var offset: SIMD3<Double>
-    /// "NoiseProfile" or "measured".
+    /// "NoiseProfile" or "estimated from the image".
     public var source: String
+    /// For an estimated model: the largest over the smallest of the three colours' σ² at mid-grey
+    /// in raw units (photosite noise is the same for every colour there, texture is not); 1 for a
+    /// NoiseProfile.
+    public var colourSpread: Double = 1
 
     public init(scale: SIMD3<Double>, offset: SIMD3<Double>, source: String) {
         self.scale = scale; self.offset = offset; self.source = source
@@ -83,75 +86,6 @@ public struct NoiseModel: Sendable, Equatable {
     public var sigmaAtMidGrey: Double {
         let v = scale * 0.18 + offset
         return v.max().squareRoot()
-    }
-
-    /// Measures the model from a balanced mosaic source (linearised, white-balanced, clipped at
-    /// 1; `gains` the white-balance gains, so raw = balanced / gain): on every 8th row pair, the
-    /// second difference of same-colour neighbours, d = x(i) − 2·x(i+2) + x(i+4), whose variance
-    /// is 6σ² where the signal is locally linear; per colour and per 1/16 of the range of
-    /// x(i+2), σ² = (q₂₀ / 0.2533)² / 6 with q₂₀ the 20th percentile of |d| (from a histogram;
-    /// texture and edges only raise |d|, so a low quantile is robust); then S, O by least squares over the bins with ≥ 64 samples (S, O ≥ 0). Nil when
-    /// fewer than two bins of a colour qualify.
-    static func measure(plan: DevelopPlan, source: TileRenderer.TileSource) -> NoiseModel? {
-        guard plan.samplesPerPixel == 1, let cfa = plan.cfa else { return nil }
-        let W = plan.width, H = plan.height
-        guard W >= 16, H >= 16 else { return nil }
-        let levels = 16, histBins = 2048, histMax: Float = 0.08
-        var hist = [Int32](repeating: 0, count: 3 * levels * histBins)
-        var counts = [Int](repeating: 0, count: 3 * levels)
-        var row = [Float](repeating: 0, count: W)
-        let gains = plan.whiteBalanceGains
-        var y = 0
-        while y < H {
-            row.withUnsafeMutableBufferPointer { buf in
-                TileRenderer.balancedRegion(plan: plan, source: source, into: buf.baseAddress!, rx: 0, ry: y, rw: W,
-                                            ix0: 0, ix1: W, iy0: y, iy1: y + 1)
-            }
-            for x in 0..<(W - 4) {
-                let a = row[x], b = row[x + 2], c = row[x + 4]
-                // Clipped or black samples carry no noise information.
-                guard a < 0.98, b < 0.98, c < 0.98, a > 0, b > 0, c > 0 else { continue }
-                let col = Int(cfa.color(x: x, y: y).rawValue)
-                let g = gains[col]
-                let level = min(Int(b / g * Float(levels)), levels - 1)
-                let d = abs(a - 2 * b + c) / g
-                let k = min(Int(d / histMax * Float(histBins)), histBins - 1)
-                hist[(col * levels + level) * histBins + k] += 1
-                counts[col * levels + level] += 1
-            }
-            y += (y % 2 == 0) ? 1 : 15
-        }
-        var scale = SIMD3<Double>(0, 0, 0), offset = SIMD3<Double>(0, 0, 0)
-        for col in 0..<3 {
-            var xs: [Double] = [], vs: [Double] = [], ws: [Double] = []
-            for level in 0..<levels {
-                let n = counts[col * levels + level]
-                guard n >= 64 else { continue }
-                var cumulative = 0, k = 0
-                let base = (col * levels + level) * histBins
-                // The 20th percentile of |d| (texture and edges only ever raise |d|, so a low quantile
-                // is the most robust): for Gaussian d it is 0.2533 σ_d.
-                while k < histBins { cumulative += Int(hist[base + k]); if cumulative * 5 >= n { break }; k += 1 }
-                let quantile = (Double(k) + 0.5) / Double(histBins) * Double(histMax)
-                let sigma = quantile / 0.2533
-                xs.append((Double(level) + 0.5) / Double(levels))
-                vs.append(sigma * sigma / 6)
-                ws.append(Double(n))
-            }
-            guard xs.count >= 2 else { return nil }
-            // Weighted least squares v = S·x + O.
-            let sw = ws.reduce(0, +)
-            let mx = zip(xs, ws).map { $0 * $1 }.reduce(0, +) / sw
-            let mv = zip(vs, ws).map { $0 * $1 }.reduce(0, +) / sw
-            var sxx = 0.0, sxv = 0.0
-            for i in xs.indices { sxx += ws[i] * (xs[i] - mx) * (xs[i] - mx); sxv += ws[i] * (xs[i] - mx) * (vs[i] - mv) }
-            var s = sxx > 0 ? sxv / sxx : 0
-            var o = mv - s * mx
-            if s < 0 { s = 0; o = mv }
-            if o < 0 { o = 0; s = mx > 0 ? mv / mx : 0 }
-            scale[col] = s; offset[col] = o
-        }
-        return NoiseModel(scale: scale, offset: offset, source: "measured")
     }
 }
 
@@ -209,17 +143,17 @@ struct NoiseReduction: Sendable {
     /// Per channel: variance = a·x + b in balanced units.
     let a: SIMD3<Float>, b: SIMD3<Float>
 
-    /// The reduction for this render, or nil when off (or `auto` and the noise is invisible or
-    /// unknown).
+    /// The reduction for this render, or nil when off (or `auto` and the noise is invisible, or
+    /// cannot be estimated).
     static func resolve(plan: DevelopPlan, source: TileRenderer.TileSource) -> NoiseReduction? {
         let spec = plan.recipe.noiseReduction
         if spec == .off || plan.samplesPerPixel != 1 { return nil }
-        if spec == .auto && plan.noiseModel == nil { return nil }
         let model = plan.noiseModel ?? NoiseModel.measure(plan: plan, source: source)
         guard let model else { return nil }
         var luma = 1.0, chroma = 1.0
         if case .strength(let l, let c) = spec { luma = l; chroma = c }
         if spec == .auto && model.sigmaAtMidGrey < visibility { return nil }
+        if spec == .auto && model.colourSpread > NoiseModel.estimateAgreement { return nil }
         guard luma > 0 || chroma > 0 else { return nil }
         let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
         let av = g * model.scale, bv = g * g * model.offset
