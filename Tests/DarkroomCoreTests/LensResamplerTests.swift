@@ -63,6 +63,48 @@ struct LensResamplerTests {
         }
     }
 
+    /// The planar resample (separable weights) at positions across the image, edges included,
+    /// channels a fraction of a pixel apart, against the Keys kernel in Double.
+    @Test func planarResampleMatchesTheKeysKernel() {
+        struct Shift: LensModifier {
+            func sourcePositions(x0: Int, y: Int, count: Int, into positions: UnsafeMutablePointer<Float>) {
+                for i in 0..<count {
+                    let gx = Double(x0 + i) * 1.07 - 1.3, gy = Double(y) * 0.93 + sin(Double(x0 + i) * 0.3) - 0.6
+                    let p = [gx + 0.31, gy - 0.12, gx, gy, gx - 0.27, gy + 0.09]
+                    for k in 0..<6 { positions[i * 6 + k] = Float(p[k]) }
+                }
+            }
+            func correctVignetting(_ rgb: UnsafeMutablePointer<Float>, x0: Int, y: Int, count: Int) {}
+        }
+        let w = 40, h = 30
+        let img = Self.image(width: w, height: h)
+        // Planes: red, green, blue.
+        let planar = (0..<3).flatMap { c in (0..<(w * h)).map { img[$0 * 3 + c] } }
+        var out = [Float](repeating: -1, count: w * h * 3)
+        planar.withUnsafeBufferPointer { s in
+            out.withUnsafeMutableBufferPointer { o in
+                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: Shift(),
+                                             tile: PixelRect(x: 0, y: 0, width: w, height: h), into: o.baseAddress!)
+            }
+        }
+        var positions = [Float](repeating: 0, count: w * 6)
+        var worst = 0.0, inside = 0
+        for y in 0..<h {
+            positions.withUnsafeMutableBufferPointer { Shift().sourcePositions(x0: 0, y: y, count: w, into: $0.baseAddress!) }
+            for x in 0..<w {
+                for c in 0..<3 {
+                    let px = Double(min(max(positions[x * 6 + 2 * c], 0), Float(w - 1)))
+                    let py = Double(min(max(positions[x * 6 + 2 * c + 1], 0), Float(h - 1)))
+                    if px >= 1, py >= 1, px < Double(w - 3), py < Double(h - 3) { inside += 1 }
+                    let expected = Self.keys(img, width: w, height: h, x: px, y: py, channel: c)
+                    worst = max(worst, abs(Double(out[(y * w + x) * 3 + c]) - expected))
+                }
+            }
+        }
+        #expect(worst < 1e-5, "planar resample: \(worst)")
+        #expect(inside > 1000, "inside the image \(inside) times")
+    }
+
     /// A model that moves nothing gives back the image exactly (weights 0, 1, 0, 0 at fraction 0).
     @Test func identityIsExact() {
         struct Identity: LensModifier {
@@ -89,5 +131,15 @@ struct LensResamplerTests {
             }
         }
         #expect(out == img)
+        // The planar path too, in one tile.
+        let planar = (0..<3).flatMap { c in (0..<(w * h)).map { img[$0 * 3 + c] } }
+        var whole = [Float](repeating: -1, count: w * h * 3)
+        planar.withUnsafeBufferPointer { s in
+            whole.withUnsafeMutableBufferPointer { o in
+                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: Identity(),
+                                             tile: PixelRect(x: 0, y: 0, width: w, height: h), into: o.baseAddress!)
+            }
+        }
+        #expect(whole == img)
     }
 }

@@ -103,6 +103,8 @@ enum LensMatcher {
                 scale = auto
             }
         }
+        // Positions from a fixed grid of lensfun's, interpolated (LensfunModifier.buildGrid).
+        modifier.buildGrid()
         return LensCorrection(spec: spec, match: match, applied: applied, unavailable: unavailable, reason: nil,
                               scale: Double(scale), modifier: modifier)
     }
