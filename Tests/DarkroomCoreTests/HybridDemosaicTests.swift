@@ -49,18 +49,18 @@ import Testing
         #expect(hybrid >= mlri - 0.3, "hybrid \(hybrid) dB, mlri \(mlri) dB")
     }
 
-    /// Shared detail: the slope is ≈ 1, so the output is the fixed mix (60 % MSG), between the
-    /// two (measured: hybrid 48.50 dB, MSG 45.16, MLRI 53.65 on these smooth gratings; on
+    /// Shared detail: the slope is ≈ 1, so the output is the fixed mix (70 % MSG), between the
+    /// two (measured: hybrid 47.59 dB, MSG 45.16, MLRI 53.65 on these smooth gratings; on
     /// Kodak 24 MSG is the better one, see README "Demosaic").
     @Test func sharedDetail() {
         let hybrid = Self.cpsnr(.hybrid, Self.shared), msg = Self.cpsnr(.msg, Self.shared), mlri = Self.cpsnr(.mlri, Self.shared)
-        #expect(hybrid >= 48.3, "hybrid \(hybrid) dB")
+        #expect(hybrid >= 47.4, "hybrid \(hybrid) dB")
         #expect(hybrid > min(msg, mlri) && hybrid < max(msg, mlri), "hybrid \(hybrid) dB, msg \(msg) dB, mlri \(mlri) dB")
     }
 
     /// Textured green with flat red and blue: the slope is ≈ 0, so the output is MLRI's, bit for
     /// bit; a pure ramp has no band-pass at all (slope ε/ε = 1), so it gets `directionalShare` of
-    /// MSG: `mlri + 0.6 · (msg − mlri)`.
+    /// MSG: `mlri + 0.7 · (msg − mlri)`.
     @Test(arguments: CFAPattern.all)
     func weightEnds(cfa: CFAPattern) {
         let hybrid = HybridDemosaic(), w = 2 * hybrid.halo + 20, h = 2 * hybrid.halo + 12, e = hybrid.halo
@@ -79,7 +79,7 @@ import Testing
         }
         let texture = mosaic { x, y, c in c == .green ? 0.5 + 0.3 * Float(sin(Double(x) * 0.9 + Double(y * y) * 0.07)) : (c == .red ? 0.3 : 0.6) }
         let ramp = mosaic { x, _, c in Float(x) / 256 + (c == .red ? 0.125 : c == .green ? 0.25 : 0.375) }
-        for (m, share) in [(texture, Float(0)), (ramp, 0.6)] {
+        for (m, share) in [(texture, Float(0)), (ramp, 0.7)] {
             let out = run(hybrid, m), a = run(MSGDemosaic(), m), b = run(MLRIDemosaic(), m)
             var mismatches = 0
             for p in 0..<3 { for y in e..<(h - e) { for x in e..<(w - e) {
