@@ -4,9 +4,10 @@ import DarkroomCore
 /// `LensModifier` through lensfun's `lfModifier` (correcting, not simulating: lensfun's
 /// `reverse = false`), for one image size, focal length, aperture and distance.
 ///
-/// lensfun's kernels step along a row by repeated addition, so the coordinates of a pixel depend
-/// on where the call starts; `LensResampler` always starts calls at the same fixed column blocks.
-/// The modifier is only read after `init`, so concurrent calls are safe.
+/// lensfun's kernels step along a row by repeated addition, so the values of a pixel depend on
+/// where a call starts; `LensResampler` always starts calls at the same fixed column blocks, and
+/// the interpolated positions (`buildGrid`) depend on the pixel's position alone. The modifier is
+/// only read after `init` and `buildGrid`, so concurrent calls are safe.
 final class LensfunModifier: LensModifier, @unchecked Sendable {
     private let modifier: UnsafeMutablePointer<lfModifier>
     /// The corrections lensfun set up (`LF_MODIFY_*` bits).
@@ -54,15 +55,16 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
     static let positionTolerance: Float = 0.005
 
     /// Computes lensfun's positions (distortion and TCA) on a grid fixed in image coordinates (every
-    /// `step` pixels in x and y, plus the last column and row; one lensfun call per node, so each
+    /// `gridStep` pixels in x and y, plus the last column and row; one lensfun call per node, so each
     /// node's value does not depend on any other), which `sourcePositions` then interpolates
     /// bilinearly instead of asking lensfun for every pixel. Distortion and TCA are smooth
     /// polynomials in the radius, so the interpolated positions stay within thousandths of a pixel
     /// of lensfun's (`LensGridTests` measures it); each cell is checked at its centre and asked of
     /// lensfun pixel by pixel if it errs there by more than `positionTolerance`. Call once, before
     /// the modifier is shared between threads; nothing is built without distortion or TCA.
-    func buildGrid(step: Int = LensfunModifier.gridStep) {
-        guard step > 0, width >= 2, height >= 2,
+    func buildGrid() {
+        let step = Self.gridStep
+        guard width >= 2, height >= 2,
               appliedFlags & (Int32(LF_MODIFY_DISTORTION) | Int32(LF_MODIFY_TCA)) != 0 else { return }
         func nodes(_ n: Int) -> [Int] {
             var v = Array(stride(from: 0, to: n - 1, by: step))
