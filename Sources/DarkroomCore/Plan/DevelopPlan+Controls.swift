@@ -4,10 +4,16 @@ extension DevelopPlan {
     /// Keyed by recipe key (`demosaic`, `highlights`, `noise-reduction`, `sharpen`, `lens`); each
     /// value is `darkroom explain`'s line for that control without its label (the lens lines
     /// joined with "; ").
-    public var resolvedControls: [String: String] {
+    public var resolvedControls: [String: String] { resolvedControls(lines: explanation) }
+
+    /// The same with the noise model estimated from `raw` when the file has no NoiseProfile
+    /// (`explanation(for:)`, what `darkroom explain` prints).
+    public func resolvedControls(for raw: RawImage) -> [String: String] { resolvedControls(lines: explanation(for: raw)) }
+
+    func resolvedControls(lines: [String]) -> [String: String] {
         var out: [String: String] = [:]
         let labels = [("highlights: ", "highlights"), ("noise reduction: ", "noise-reduction"), ("sharpening: ", "sharpen")]
-        for line in explanation {
+        for line in lines {
             for (label, key) in labels where out[key] == nil && line.hasPrefix(label) {
                 out[key] = String(line.dropFirst(label.count))
             }

@@ -183,7 +183,7 @@ public enum FileDeveloper {
                                          colorSpace: recipe.colorSpace.rawValue, width: image.width, height: image.height,
                                          bytes: bytes.count, warnings: plan.warnings,
                                          decodeMilliseconds: decodeMs, renderMilliseconds: renderMs,
-                                         encodeMilliseconds: Double(e1 - e0) / 1e6, controls: plan.resolvedControls))
+                                         encodeMilliseconds: Double(e1 - e0) / 1e6, controls: plan.resolvedControls(for: raw)))
         }
         return results
     }
