@@ -345,7 +345,7 @@ public struct DevelopPlan: Sendable {
         }
         if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 {
             lines.append(String(format: "sharpening: %@ — amount %.2f, radius %.0f px, on luminance, gated by the local variance against %@", recipe.sharpen == .auto ? "auto" : "manual", a, r,
-                                noiseModel != nil ? "the NoiseProfile's luminance noise" : "the luminance noise measured in the image"))
+                                noiseModel != nil ? "the NoiseProfile's luminance noise" : "the luminance noise of the model estimated from the image"))
         } else {
             lines.append(recipe.sharpen == .off ? "sharpening: off" : "sharpening: none (LinearRaw images are not sharpened yet)")
         }

@@ -146,16 +146,26 @@ public enum FileDeveloper {
         // Auxiliary planes: computed (gamut, clipping, skin-color; portrait, skin, teeth, lips by
         // neural segmentation) and supplied (--matte KIND=FILE.png), half the output's size (long
         // side ≤ 2016), in the output's geometry.
+        // Semantic planes are computed on a thread of their own while the outputs are encoded
+        // (HEIF codes its primary first); order of the planes: computed, semantic, supplied.
+        var semantic: SemanticMatteBuilder.Pending?
         if !export.computedMattes.isEmpty {
             image.mattes += MatteBuilder.computed(export.computedMattes, image: image, raw: raw, plan: plan)
             do throws(SemanticMatteBuilder.Failure) {
-                image.mattes += try SemanticMatteBuilder.planes(export.computedMattes, image: image, space: plan.recipe.colorSpace)
+                semantic = try SemanticMatteBuilder.start(export.computedMattes, image: image, space: plan.recipe.colorSpace)
             } catch { throw .encode(path: input, reason: error.description) }
         }
+        let computedCount = image.mattes.count
         for spec in export.suppliedMattes {
             do {
                 image.mattes.append(try SuppliedMatte.load(path: spec.path, kind: spec.kind, width: image.width, height: image.height))
             } catch { throw .encode(path: input, reason: "matte \(spec.kind.rawValue): \(error.description)") }
+        }
+        let baseMattes = image.mattes
+        /// Every plane, the semantic ones once they are ready.
+        func allMattes() throws(SemanticMatteBuilder.Failure) -> [AuxiliaryPlane] {
+            guard let semantic else { return baseMattes }
+            return Array(baseMattes[..<computedCount]) + (try semantic.wait()) + Array(baseMattes[computedCount...])
         }
         let t2 = DispatchTime.now().uptimeNanoseconds
         let decodeMs = Double(t1 - t0) / 1e6, renderMs = Double(t2 - t1) / 1e6
@@ -167,7 +177,21 @@ public enum FileDeveloper {
         var results: [DevelopResult] = []
         for (format, output) in outputs {
             let e0 = DispatchTime.now().uptimeNanoseconds
-            let bytes = try encode(image, format: format, export: export, input: input, exrHalf: exrHalf)
+            let bytes: [UInt8]
+            if semantic != nil && format == .heif {
+                bytes = try encode(image, format: format, export: export, input: input, exrHalf: exrHalf) { () throws(EncodeError) in
+                    do throws(SemanticMatteBuilder.Failure) { return try allMattes() } catch {
+                        throw .invalidImage(format: "HEIF", reason: error.description)
+                    }
+                }
+            } else {
+                if semantic != nil {
+                    do throws(SemanticMatteBuilder.Failure) { image.mattes = try allMattes() } catch {
+                        throw .encode(path: input, reason: error.description)
+                    }
+                }
+                bytes = try encode(image, format: format, export: export, input: input, exrHalf: exrHalf)
+            }
             do throws(AtomicWriter.Failure) {
                 if let directory {
                     guard let rel = directory.relative(output) else {
@@ -190,8 +214,11 @@ public enum FileDeveloper {
 
     /// One container's bytes for a rendered image.
     /// `exrHalf`: EXR samples as half floats (else float32).
+    /// `mattes`: for HEIF, the auxiliary planes supplied late (see `HEIFWriter.encode`); other
+    /// formats use `image.mattes`.
     public static func encode(_ image: RenderedImage, format: OutputFormat, export: ExportOptions,
-                              input: String, exrHalf: Bool = true) throws(DevelopFailure) -> [UInt8] {
+                              input: String, exrHalf: Bool = true,
+                              mattes: (() throws(EncodeError) -> [AuxiliaryPlane])? = nil) throws(DevelopFailure) -> [UInt8] {
         // DateTime = the capture time (never "now"), so the same input gives the same bytes.
         let stamp = image.exif.dateTimeOriginal ?? ""
         do {
@@ -209,7 +236,7 @@ public enum FileDeveloper {
                 o.nclx = export.heifNCLX
                 o.stripMetadata = export.stripMetadata
                 o.dateTime = stamp
-                return try HEIFWriter.encode(image, options: o)
+                return try HEIFWriter.encode(image, options: o, mattes: mattes)
             case .tiff:
                 var o = TIFFOptions()
                 o.dateTime = stamp

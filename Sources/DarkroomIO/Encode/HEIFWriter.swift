@@ -58,7 +58,12 @@ public struct HEIFOptions: Sendable {
 /// libheif 1.15 can write neither grids nor auxiliary images, so `ISOBMFFMetaEditor` adds the
 /// `grid`, `dimg`, `auxl`, `auxC` and `thmb` boxes to the file libheif wrote.
 public enum HEIFWriter {
-    public static func encode(_ image: RenderedImage, options: HEIFOptions = .init()) throws(EncodeError) -> [UInt8] {
+    /// `mattes`, when given, supplies the auxiliary planes instead of `image.mattes`; it is called
+    /// after the primary's tiles are coded, so planes still being computed elsewhere (semantic
+    /// mattes) overlap with the primary's encoding. The bytes are those of `image` with
+    /// `image.mattes` set to its result.
+    public static func encode(_ image: RenderedImage, options: HEIFOptions = .init(),
+                              mattes: (() throws(EncodeError) -> [AuxiliaryPlane])? = nil) throws(EncodeError) -> [UInt8] {
         guard (0...100).contains(options.quality) else {
             throw .invalidOption(format: "HEIF", reason: "quality \(options.quality) not in 0...100")
         }
@@ -136,7 +141,8 @@ public enum HEIFWriter {
 
         // Mattes: monochrome items, later turned into auxiliary images.
         var matteItems: [(id: UInt32, urn: String)] = []
-        for plane in image.mattes {
+        let planes = try mattes?() ?? image.mattes
+        for plane in planes {
             matteItems.append((try encodeMatte(plane, ctx: ctx, encoder: encoder), plane.kind.urn))
         }
 

@@ -82,6 +82,52 @@ public enum SemanticMatteBuilder {
         return out
     }
 
+    /// Semantic planes being computed on a thread of their own (see `start`).
+    public final class Pending: @unchecked Sendable {
+        private let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var result: Result<[AuxiliaryPlane], Failure>?
+        private var collected: Result<[AuxiliaryPlane], Failure>?
+
+        init(_ work: @escaping @Sendable () -> Result<[AuxiliaryPlane], Failure>) {
+            // A thread of its own, not a Dispatch worker: the caller may block in `wait` on one.
+            let thread = Thread { [self] in
+                let r = work()
+                lock.lock(); result = r; lock.unlock()
+                done.signal()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+
+        /// The planes (request order), waiting for them if needed; any number of calls.
+        public func wait() throws(Failure) -> [AuxiliaryPlane] {
+            lock.lock()
+            if let c = collected { lock.unlock(); return try c.get() }
+            lock.unlock()
+            done.wait()
+            lock.lock(); defer { lock.unlock() }
+            let r = result ?? .success([])
+            collected = r
+            return try r.get()
+        }
+    }
+
+    /// Starts `planes(kinds, image:, space:)` on a thread of its own and returns at once (`nil` when
+    /// no semantic matte is requested), so the planes are computed while the primary image is being
+    /// encoded. What usually fails fails here, before anything is encoded: a float render, missing
+    /// or unreadable models (they are loaded now).
+    public static func start(_ kinds: [MatteKind], image: RenderedImage, space: OutputColorSpace) throws(Failure) -> Pending? {
+        guard kinds.contains(where: { MatteKind.semanticKinds.contains($0) }) else { return nil }
+        guard image.bitsPerSample == 8 || image.bitsPerSample == 16 else { throw .floatRender }
+        lock.lock()
+        do throws(Failure) { _ = try models() } catch { lock.unlock(); throw error }
+        lock.unlock()
+        return Pending {
+            do throws(Failure) { return .success(try planes(kinds, image: image, space: space)) } catch { return .failure(error) }
+        }
+    }
+
     /// The models' analysis of `full` (one image at a time: the loaded models are shared).
     static func analyse(_ full: MatteInputImage) -> Result<SemanticAnalysis, Failure> {
         lock.lock(); defer { lock.unlock() }
