@@ -66,45 +66,58 @@ extension NoiseModel {
         var variances = [[Double]](repeating: [], count: 3 * bins)
         var levels = [Double](repeating: 0, count: 3 * bins)
         let rows = B + 2 * margin
-        var band = [Float](repeating: 0, count: rows * W)
         var colourOf = [Int](repeating: 0, count: 4)
         for i in 0..<4 { colourOf[i] = Int(cfa.color(x: i & 1, y: i >> 1).rawValue) }
-        var b = 0
-        while b < bandCount {
-            let y0 = margin + b * B      // first centre row; rows y0 − margin … y0 + B + margin − 1 are read
-            band.withUnsafeMutableBufferPointer { buf in
-                TileRenderer.balancedRegion(plan: plan, source: source, into: buf.baseAddress!, rx: 0, ry: y0 - margin, rw: W,
-                                            ix0: 0, ix1: W, iy0: y0 - margin, iy1: y0 + B + margin)
-            }
-            band.withUnsafeBufferPointer { m in
-                for bx in 0..<blocksX {
-                    let x0 = margin + bx * B
-                    var d2 = SIMD3<Double>(0, 0, 0), sum = SIMD3<Double>(0, 0, 0), count = SIMD3<Double>(0, 0, 0)
-                    var clipped = SIMD3<Double>(0, 0, 0)
-                    for y in y0..<(y0 + B) {
-                        let r0 = m.baseAddress! + (y - y0 + margin - 2) * W, r1 = r0 + 2 * W, r2 = r0 + 4 * W
-                        for x in x0..<(x0 + B) {
-                            let c = colourOf[(y & 1) * 2 + (x & 1)]
-                            let t0 = r0[x - 2], t1 = r0[x], t2 = r0[x + 2]
-                            let m0 = r1[x - 2], m1 = r1[x], m2 = r1[x + 2]
-                            let u0 = r2[x - 2], u1 = r2[x], u2 = r2[x + 2]
-                            if max(max(max(t0, t1), max(t2, m0)), max(max(m1, m2), max(max(u0, u1), u2))) >= 0.98 { clipped[c] = 1 }
-                            let top = t0 - 2 * t1 + t2, mid = m0 - 2 * m1 + m2, bottom = u0 - 2 * u1 + u2
-                            let d = Double(top - 2 * mid + bottom)
-                            d2[c] += d * d; sum[c] += Double(m1); count[c] += 1
+        // The bands are read and measured in parallel; each band's blocks (colour, bin, variance,
+        // level) are then gathered in band order, so every sum runs in the same order as one thread's.
+        let bandStarts = Array(stride(from: 0, to: bandCount, by: step))
+        var perBand = [[(c: Int, bin: Int, v: Double, level: Double)]](repeating: [], count: bandStarts.count)
+        let colours = colourOf, shared = UnsafeSendable(source)
+        perBand.withUnsafeMutableBufferPointer { results in
+            let out = UnsafeSendable(results)
+            DispatchQueue.concurrentPerform(iterations: bandStarts.count) { i in
+                var band = [Float](repeating: 0, count: rows * W)
+                var found: [(c: Int, bin: Int, v: Double, level: Double)] = []
+                let y0 = margin + bandStarts[i] * B      // first centre row; rows y0 − margin … y0 + B + margin − 1 are read
+                band.withUnsafeMutableBufferPointer { buf in
+                    TileRenderer.balancedRegion(plan: plan, source: shared.value, into: buf.baseAddress!, rx: 0, ry: y0 - margin, rw: W,
+                                                ix0: 0, ix1: W, iy0: y0 - margin, iy1: y0 + B + margin)
+                }
+                band.withUnsafeBufferPointer { m in
+                    for bx in 0..<blocksX {
+                        let x0 = margin + bx * B
+                        var d2 = SIMD3<Double>(0, 0, 0), sum = SIMD3<Double>(0, 0, 0), count = SIMD3<Double>(0, 0, 0)
+                        var clipped = SIMD3<Double>(0, 0, 0)
+                        for y in y0..<(y0 + B) {
+                            let r0 = m.baseAddress! + (y - y0 + margin - 2) * W, r1 = r0 + 2 * W, r2 = r0 + 4 * W
+                            for x in x0..<(x0 + B) {
+                                let c = colours[(y & 1) * 2 + (x & 1)]
+                                let t0 = r0[x - 2], t1 = r0[x], t2 = r0[x + 2]
+                                let m0 = r1[x - 2], m1 = r1[x], m2 = r1[x + 2]
+                                let u0 = r2[x - 2], u1 = r2[x], u2 = r2[x + 2]
+                                if max(max(max(t0, t1), max(t2, m0)), max(max(m1, m2), max(max(u0, u1), u2))) >= 0.98 { clipped[c] = 1 }
+                                let top = t0 - 2 * t1 + t2, mid = m0 - 2 * m1 + m2, bottom = u0 - 2 * u1 + u2
+                                let d = Double(top - 2 * mid + bottom)
+                                d2[c] += d * d; sum[c] += Double(m1); count[c] += 1
+                            }
+                        }
+                        for c in 0..<3 where count[c] > 0 && clipped[c] == 0 {
+                            let g = gains[c]
+                            let level = sum[c] / count[c] / g
+                            let v = d2[c] / (36 * count[c]) / (g * g)
+                            let bin = min(Int((max(level, 0)).squareRoot() * Double(bins)), bins - 1)
+                            found.append((c, bin, v, level))
                         }
                     }
-                    for c in 0..<3 where count[c] > 0 && clipped[c] == 0 {
-                        let g = gains[c]
-                        let level = sum[c] / count[c] / g
-                        let v = d2[c] / (36 * count[c]) / (g * g)
-                        let bin = min(Int((max(level, 0)).squareRoot() * Double(bins)), bins - 1)
-                        variances[c * bins + bin].append(v)
-                        levels[c * bins + bin] += level
-                    }
                 }
+                out.value[i] = found
             }
-            b += step
+        }
+        for found in perBand {
+            for e in found {
+                variances[e.c * bins + e.bin].append(e.v)
+                levels[e.c * bins + e.bin] += e.level
+            }
         }
         var scale = SIMD3<Double>(0, 0, 0), offset = SIMD3<Double>(0, 0, 0)
         for c in 0..<3 {
@@ -220,4 +233,10 @@ extension NoiseModel {
         let head = source == "NoiseProfile" ? "NoiseProfile S \(s), O \(o)" : "estimated from the image: S=\(s), O=\(o)"
         return head + String(format: "; σ at mid-grey %.4f", sigmaAtMidGrey)
     }
+}
+
+/// A buffer handed to concurrently running bands that each write their own element.
+private struct UnsafeSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }
