@@ -79,14 +79,7 @@ struct LensResamplerTests {
         let w = 40, h = 30
         let img = Self.image(width: w, height: h)
         // Planes: red, green, blue.
-        let planar = (0..<3).flatMap { c in (0..<(w * h)).map { img[$0 * 3 + c] } }
-        var out = [Float](repeating: -1, count: w * h * 3)
-        planar.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { o in
-                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: Shift(),
-                                             tile: PixelRect(x: 0, y: 0, width: w, height: h), into: o.baseAddress!)
-            }
-        }
+        let out = Self.resampleWhole(img, width: w, height: h, modifier: Shift())
         var positions = [Float](repeating: 0, count: w * 6)
         var worst = 0.0, inside = 0
         for y in 0..<h {
@@ -132,14 +125,19 @@ struct LensResamplerTests {
         }
         #expect(out == img)
         // The planar path too, in one tile.
+        #expect(Self.resampleWhole(img, width: w, height: h, modifier: Identity()) == img)
+    }
+
+    /// `img` (interleaved RGB) made planar and resampled through `modifier` in one whole-image tile.
+    static func resampleWhole(_ img: [Float], width w: Int, height h: Int, modifier: some LensModifier) -> [Float] {
         let planar = (0..<3).flatMap { c in (0..<(w * h)).map { img[$0 * 3 + c] } }
-        var whole = [Float](repeating: -1, count: w * h * 3)
+        var out = [Float](repeating: -1, count: w * h * 3)
         planar.withUnsafeBufferPointer { s in
-            whole.withUnsafeMutableBufferPointer { o in
-                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: Identity(),
+            out.withUnsafeMutableBufferPointer { o in
+                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: modifier,
                                              tile: PixelRect(x: 0, y: 0, width: w, height: h), into: o.baseAddress!)
             }
         }
-        #expect(whole == img)
+        return out
     }
 }
