@@ -163,6 +163,14 @@ struct NeuralGraph {
                                             reason: "operator \(op.index) (\(name(op))) has \(op.inputs.count) inputs / \(op.outputs.count) outputs")
             }
         }
+        /// A RESHAPE's input and output after its arity and element-count checks (the shape itself
+        /// is the output tensor's; the optional second input is ignored).
+        func reshapeEnds(_ op: TFLiteModel.Operator) throws(NeuralError) -> (x: Int, y: Int) {
+            try arity(op, 1...2)
+            let x = op.inputs[0], y = op.outputs[0]
+            guard tensors[x].elementCount == tensors[y].elementCount else { throw bad(y, "reshape changes the element count") }
+            return (x, y)
+        }
         let r = model.reader
 
         for op in model.operators {
@@ -172,9 +180,7 @@ struct NeuralGraph {
             if op.inputs.contains(where: { tailTensors.contains($0) }) || builtin == .concatenation {
                 switch builtin {
                 case .reshape:
-                    try arity(op, 1...2)
-                    let x = op.inputs[0], y = op.outputs[0]
-                    guard tensors[x].elementCount == tensors[y].elementCount else { throw bad(y, "reshape changes the element count") }
+                    let (x, y) = try reshapeEnds(op)
                     tail.append(.reshape(input: x, output: y))
                 case .concatenation:
                     guard !op.inputs.isEmpty, !op.inputs.contains(-1), op.outputs.count == 1 else { throw unsupported }
@@ -284,9 +290,7 @@ struct NeuralGraph {
                 try expect(y, (0..<rank).map { shape(x)[$0] + before[$0] + after[$0] })
                 nodes.append(.pad(input: x, output: y, before: before, after: after))
             case .reshape:
-                try arity(op, 1...2)
-                let x = op.inputs[0], y = op.outputs[0]
-                guard tensors[x].elementCount == tensors[y].elementCount else { throw bad(y, "reshape changes the element count") }
+                let (x, y) = try reshapeEnds(op)
                 nodes.append(.reshape(input: x, output: y))
             case .resizeBilinear:
                 try arity(op, 2...2)

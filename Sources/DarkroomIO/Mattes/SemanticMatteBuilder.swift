@@ -87,7 +87,6 @@ public enum SemanticMatteBuilder {
         private let done = DispatchSemaphore(value: 0)
         private let lock = NSLock()
         private var result: Result<[AuxiliaryPlane], Failure>?
-        private var collected: Result<[AuxiliaryPlane], Failure>?
 
         init(_ work: @escaping @Sendable () -> Result<[AuxiliaryPlane], Failure>) {
             // A thread of its own, not a Dispatch worker: the caller may block in `wait` on one.
@@ -102,14 +101,9 @@ public enum SemanticMatteBuilder {
 
         /// The planes (request order), waiting for them if needed; any number of calls.
         public func wait() throws(Failure) -> [AuxiliaryPlane] {
-            lock.lock()
-            if let c = collected { lock.unlock(); return try c.get() }
-            lock.unlock()
-            done.wait()
+            done.wait(); done.signal()   // left signalled for the next call
             lock.lock(); defer { lock.unlock() }
-            let r = result ?? .success([])
-            collected = r
-            return try r.get()
+            return try (result ?? .success([])).get()
         }
     }
 
@@ -166,14 +160,13 @@ public enum SemanticMatteBuilder {
         let xs = (0...width).map { min(W, $0 * W / width) }, ys = (0...height).map { min(H, $0 * H / height) }
         var out = [UInt8](repeating: 0, count: width * height * 3)
         out.withUnsafeMutableBufferPointer { o in
-            let outView = UncheckedSendable(o)
             if sixteen {
                 image.pixels16.withUnsafeBufferPointer { p in
-                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 65535, out: outView.value) }
+                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 65535, out: o) }
                 }
             } else {
                 image.pixels8.withUnsafeBufferPointer { p in
-                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 255, out: outView.value) }
+                    RowBands.run(height) { blockMeans(p, W: W, H: H, xs: xs, ys: ys, width: width, rows: $0, scale: 255, out: o) }
                 }
             }
         }

@@ -24,15 +24,14 @@ public enum RowBands {
                         _ body: (Range<Int>, UnsafeMutableBufferPointer<T>) -> Void) -> [T] {
         var out = [T](repeating: zero, count: rows * width)
         out.withUnsafeMutableBufferPointer { o in
-            let ptr = UncheckedSendable(o)
-            run(rows) { range in body(range, ptr.value) }
+            run(rows) { range in body(range, o) }
         }
         return out
     }
 }
 
-/// A value handed to concurrently running bands that each touch disjoint parts of it.
-public struct UncheckedSendable<T>: @unchecked Sendable {
-    public let value: T
-    public init(_ value: T) { self.value = value }
+/// The band body handed to Dispatch's concurrently running iterations (each touches its own rows).
+struct UncheckedSendable<T>: @unchecked Sendable {
+    let value: T
+    init(_ value: T) { self.value = value }
 }

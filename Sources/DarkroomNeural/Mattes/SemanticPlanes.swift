@@ -72,16 +72,15 @@ public struct SemanticPlanes: Sendable {
             let w = width
             lips.withUnsafeMutableBufferPointer { lp in
                 teeth.withUnsafeMutableBufferPointer { tp in
-                    let l = UncheckedSendable(lp), t = UncheckedSendable(tp)
                     image.pixels.withUnsafeBufferPointer { px in
                         RowBands.run(height) { rows in
                             for y in rows {
                                 for x in 0..<w {
                                     let k = y * w + x
-                                    l.value[k] = outer[k] > inner[k] ? outer[k] - inner[k] : 0
+                                    lp[k] = outer[k] > inner[k] ? outer[k] - inner[k] : 0
                                     if inner[k] > 0 {
                                         let c = block.rgb(px, x: x, y: y)
-                                        t.value[k] = UInt8((Float(inner[k]) * Self.teethColour(r: c.r, g: c.g, b: c.b)).rounded())
+                                        tp[k] = UInt8((Float(inner[k]) * Self.teethColour(r: c.r, g: c.g, b: c.b)).rounded())
                                     }
                                 }
                             }
