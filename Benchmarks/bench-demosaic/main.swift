@@ -23,7 +23,7 @@ struct Options {
     var algorithms = DemosaicAlgorithm.allCases
     var speed = true
     var quality = true
-    /// `--adaptive LOWER,UPPER[,WINDOW[,EPSILON]]`: the adaptive demosaic's slope ramp and window (tuning).
+    /// `--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]`: the adaptive demosaic's slope ramp and window (tuning).
     var adaptive = AdaptiveDemosaic()
     /// `--speed-saturated NAME`: the saturated-set image tiled (mirrored) to 6000×4000 for a
     /// second speed scene (default coffee; "none" skips it).
@@ -49,9 +49,14 @@ func parseOptions() -> Options? {
             o.set = set
         case "--adaptive":
             let parts = (args.popFirst() ?? "").split(separator: ",").compactMap { Float(String($0)) }
-            guard (2...4).contains(parts.count) else { print("--adaptive needs LOWER,UPPER[,WINDOW[,EPSILON]]"); return nil }
-            o.adaptive = AdaptiveDemosaic(window: parts.count >= 3 ? Int(parts[2]) : 14, epsilon: parts.count == 4 ? parts[3] : 1e-5,
-                                          lowerSlope: parts[0], upperSlope: parts[1])
+            guard (2...6).contains(parts.count), parts.count != 5 else {
+                print("--adaptive needs LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]"); return nil
+            }
+            let d = AdaptiveDemosaic()
+            o.adaptive = AdaptiveDemosaic(
+                residual: parts.count == 6 ? MLRIDemosaic(greenRadius: Int(parts[4]), colourRadius: Int(parts[5])) : d.residual,
+                window: parts.count >= 3 ? Int(parts[2]) : d.window, epsilon: parts.count >= 4 ? parts[3] : d.epsilon,
+                lowerSlope: parts[0], upperSlope: parts[1])
         case "--speed-saturated":
             guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
             o.speedSaturated = v
@@ -71,7 +76,7 @@ func parseOptions() -> Options? {
             o.algorithms = algs
         case "-h", "--help":
             print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
-                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON]]] [--speed-saturated NAME|none]")
+                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
@@ -223,7 +228,7 @@ let algs = options.algorithms
 func statisticsLine(_ st: AdaptiveDemosaicStatistics) -> String {
     let b = st.blocks
     let a = adaptiveKernel
-    return "adaptive (slope \(a.lowerSlope) → \(a.upperSlope), \(2 * a.window + 1)² window, ε \(a.epsilon), \(a.blockSize)² blocks): "
+    return "adaptive (slope \(a.lowerSlope) → \(a.upperSlope), \(2 * a.window + 1)² window, ε \(a.epsilon), MLRI \(2 * a.residual.greenRadius + 1)²/\(2 * a.residual.colourRadius + 1)², \(a.blockSize)² blocks): "
         + "\(b.residual) of \(b.total) blocks ran MLRI (\(fmt(100 * Double(b.residual) / Double(max(b.total, 1)), 1)) %); "
         + "MLRI computed \(fmt(100 * st.residualWork, 1)) % of a dense MLRI's pixels"
 }

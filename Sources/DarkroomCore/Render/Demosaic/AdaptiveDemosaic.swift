@@ -41,7 +41,7 @@ public struct AdaptiveDemosaic: DemosaicKernel {
     public var statistics: AdaptiveDemosaicStatistics?
 
     public init(directional: MSGDemosaic = MSGDemosaic(), residual: MLRIDemosaic = MLRIDemosaic(),
-                window: Int = 14, epsilon: Float = 1e-5, lowerSlope: Float = 0.5, upperSlope: Float = 0.8,
+                window: Int = 14, epsilon: Float = 1e-5, lowerSlope: Float = 0.7, upperSlope: Float = 1.0,
                 blockSize: Int = 16, statistics: AdaptiveDemosaicStatistics? = nil) {
         self.directional = directional; self.residual = residual
         self.window = max(1, window); self.epsilon = max(epsilon, 1e-12)
@@ -96,15 +96,21 @@ public struct AdaptiveDemosaic: DemosaicKernel {
         var mlriPixels = 0
         for r in rects {
             let px0 = r.x0 * b, py0 = r.y0 * b, px1 = min(r.x1 * b, ew), py1 = min(r.y1 * b, eh)
-            let sw = px1 - px0 + 2 * rHalo, sh = py1 - py0 + 2 * rHalo
+            // MLRI needs a region of at least 2·halo + 2: a one-pixel rectangle (a last partial
+            // block) is computed one pixel wider, inside the exact area, and blended only on its own.
+            let cx0 = px1 - px0 < 2 ? px1 - 2 : px0, cy0 = py1 - py0 < 2 ? py1 - 2 : py0
+            let sw = px1 - cx0 + 2 * rHalo, sh = py1 - cy0 + 2 * rHalo
             mlriPixels += sw * sh
-            runSub(residual, m, w, cfa, x0: halo + px0 - rHalo, y0: halo + py0 - rHalo, sw: sw, sh: sh,
-                   inset: rHalo) { sub, sx, i, count in
-                let t = share + (i / w - halo) * ew + (i % w - halo)
+            runSub(residual, m, w, cfa, x0: halo + cx0 - rHalo, y0: halo + cy0 - rHalo, sw: sw, sh: sh,
+                   inset: rHalo) { sub, sx, i, _ in
+                let ey = i / w - halo
+                guard ey >= py0 else { return }
+                let skip = px0 - cx0, count = px1 - px0
+                let t = share + ey * ew + px0, o = i + skip, so = sx + skip
                 for k in 0..<count where t[k] > 0 {
-                    red[i + k] += t[k] * (sub.0[sx + k] - red[i + k])
-                    green[i + k] += t[k] * (sub.1[sx + k] - green[i + k])
-                    blue[i + k] += t[k] * (sub.2[sx + k] - blue[i + k])
+                    red[o + k] += t[k] * (sub.0[so + k] - red[o + k])
+                    green[o + k] += t[k] * (sub.1[so + k] - green[o + k])
+                    blue[o + k] += t[k] * (sub.2[so + k] - blue[o + k])
                 }
             }
         }
@@ -223,6 +229,13 @@ extension AdaptiveDemosaic {
                 sp += cp[x + 2 * r]; sq += cq[x + 2 * r]
                 rowP[x] = Float(sp); rowQ[x] = Float(sq)
                 sp -= cp[x]; sq -= cq[x]
+            }
+            guard ew >= 8 else {   // the smallest regions: the same arithmetic, one lane at a time
+                for x in 0..<ew {
+                    let u = ((rowP[x] + epsilon) / (rowQ[x] + epsilon) - lower) * inverseSpan
+                    out[x] = 1 - (u >= 0 ? min(u, 1) : 0)
+                }
+                continue
             }
             for x0 in stride(from: 0, to: ew, by: 8) {
                 let x = min(x0, ew - 8)
