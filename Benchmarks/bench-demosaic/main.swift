@@ -1,5 +1,6 @@
 // bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown]
 //                [--algorithms a,b] [--no-speed] [--no-quality]
+//                [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]
 //
 // Mosaics each image of a test set (8-bit values / 255 as they are, no linearisation, RGGB),
 // demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image
@@ -8,7 +9,9 @@
 // must give bit-identical interiors) and "saturated" (the eight colour PNGs scikit-image 0.24.0
 // ships, extracted by `make demosaic-sets` into DIR, plus three generated saturated scenes, see
 // `SaturatedScenes`). Then speed in MP/s on a deterministic 6000×4000 (24 MP) synthetic mosaic
-// with 1 and 2 workers, best of 3.
+// with 1 and 2 workers, best of 3, and again on a saturated-set photograph (default coffee) tiled by
+// mirroring to the same size. For `adaptive` it also prints the share of blocks that ran MLRI per set
+// and speed scene; `--adaptive` sets its slope ramp (and window, ε, MLRI radii) for tuning.
 import DarkroomCore
 import DarkroomIO
 import Foundation
