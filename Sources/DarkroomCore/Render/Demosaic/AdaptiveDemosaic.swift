@@ -20,7 +20,11 @@ import Synchronization
 /// does not depend on the rectangle it was computed in (it is exact at its halo), so the result
 /// never depends on the blocks or the tiling: any tile size and thread count give the same bytes.
 ///
-/// Measured (`bench-demosaic`, README "Demosaic") with the defaults: see the README tables.
+/// Measured (`bench-demosaic`, README "Demosaic") with the defaults: mean CPSNR 40.77 dB on
+/// Kodak 24 (MSG 40.80) and 38.00 dB on the saturated set (MLRI 38.26, MSG 35.14). MLRI ran on
+/// 55 % of Kodak 24's 16² blocks and 67 % of the saturated set's (≈ 90 % of a dense MLRI's pixel
+/// work, halos included), so it runs at 0.2–0.3× MSG's speed; with MLRI never needed it runs at
+/// ≈ 0.7× (the slope field and the larger halo).
 public struct AdaptiveDemosaic: DemosaicKernel {
     /// The colour-difference demosaic used where the channels correlate.
     public var directional: MSGDemosaic
@@ -30,9 +34,10 @@ public struct AdaptiveDemosaic: DemosaicKernel {
     public var window: Int
     /// ε added to both sums of the slope (squared data units, data scale 1.0 = clip; default 10⁻⁵).
     public var epsilon: Float
-    /// Slope at or below which the output is all MLRI.
+    /// Slope at or below which the output is all MLRI (default 0.7).
     public var lowerSlope: Float
-    /// Slope from which the output is all MSG (its bytes exactly).
+    /// Slope from which the output is all MSG, its bytes exactly (default 1.0: lower values make
+    /// MLRI run on fewer blocks and cost saturated colour, e.g. 0.5 → 0.8: 37.76 dB, README).
     public var upperSlope: Float
     /// Side in pixels of the blocks whose need for MLRI is decided together (default 16; changes
     /// only the work done, never the output).
