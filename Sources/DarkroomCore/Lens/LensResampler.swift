@@ -171,45 +171,55 @@ public enum LensResampler {
                                       positions: UnsafePointer<Float>, rowStride: Int, tileWidth: Int, tileHeight: Int,
                                       red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                                       blue: UnsafeMutablePointer<Float>, outStride: Int) {
+        let plane = area.width * area.height
+        WarpBicubic.weights.withUnsafeBufferPointer { table in
+            for ty in 0..<tileHeight {
+                let rowPositions = positions + ty * rowStride
+                // One channel at a time along the row (few live values: no spills in the loop).
+                resampleRow(source, area: area, width: width, height: height, positions: rowPositions, count: tileWidth,
+                            into: red + ty * outStride, weights: table.baseAddress!)
+                resampleRow(source + plane, area: area, width: width, height: height, positions: rowPositions + 2, count: tileWidth,
+                            into: green + ty * outStride, weights: table.baseAddress!)
+                resampleRow(source + 2 * plane, area: area, width: width, height: height, positions: rowPositions + 4,
+                            count: tileWidth, into: blue + ty * outStride, weights: table.baseAddress!)
+            }
+        }
+    }
+
+    /// One channel of `resamplePlanar` for `count` pixels: the channel's plane holding `area`, its
+    /// (x, y) for pixel i at `positions + 6 i`.
+    @inline(never)
+    static func resampleRow(_ channel: UnsafePointer<Float>, area: PixelRect, width: Int, height: Int,
+                            positions: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>,
+                            weights: UnsafePointer<Float>) {
         let n = Float(WarpBicubic.subsamples)
         let last = WarpBicubic.subsamples - 1
         let maxX = Float(width - 3), maxY = Float(height - 3)
-        let plane = area.width * area.height
+        let shift = WarpBicubic.subsamples.trailingZeroBitCount
         let rowBytes = area.width * MemoryLayout<Float>.size
-        WarpBicubic.weights.withUnsafeBufferPointer { table in
-            let wt = UnsafeRawPointer(table.baseAddress!)
-            for ty in 0..<tileHeight {
-                let rowPositions = positions + ty * rowStride
-                let outs = (red + ty * outStride, green + ty * outStride, blue + ty * outStride)
-                for tx in 0..<tileWidth {
-                    let p = rowPositions + tx * 6
-                    for c in 0..<3 {
-                        let x = p[2 * c], y = p[2 * c + 1]
-                        let channel = source + c * plane
-                        let v: Float
-                        if x >= 1, y >= 1, x < maxX, y < maxY {
-                            let fx0 = x.rounded(.down), fy0 = y.rounded(.down)
-                            let fx = min(Int((x - fx0) * n), last), fy = min(Int((y - fy0) * n), last)
-                            let w = wt + (fy * WarpBicubic.subsamples + fx) * 64
-                            var row = UnsafeRawPointer(channel + (Int(fy0) - 1 - area.y) * area.width + (Int(fx0) - 1 - area.x))
-                            var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
-                            for i in 1..<4 {
-                                row += rowBytes
-                                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + i * 16).loadUnaligned(as: SIMD4<Float>.self)
-                            }
-                            let s = (acc[0] + acc[1]) + (acc[2] + acc[3])
-                            v = s > 0 ? s : 0
-                        } else {
-                            v = sample(channel, width: width, height: height, x: x, y: y, channel: 0, pixelStride: 1,
-                                       origin: (area.x, area.y), rowPixels: area.width, weights: table.baseAddress!)
-                        }
-                        switch c {
-                        case 0: outs.0[tx] = v
-                        case 1: outs.1[tx] = v
-                        default: outs.2[tx] = v
-                        }
-                    }
-                }
+        let wt = UnsafeRawPointer(weights)
+        // The window's top-left tap for the area's (0, 0) is at image (area.x + 1, area.y + 1) - 1.
+        let origin = UnsafeRawPointer(channel - (area.y + 1) * area.width - (area.x + 1))
+        for i in 0..<count {
+            let x = positions[6 * i], y = positions[6 * i + 1]
+            if x >= 1, y >= 1, x < maxX, y < maxY {
+                // x · 32 is exact and x ≥ 1, so its integer part is floor(x) · 32 plus the table's
+                // fraction index: `sample`'s floor and index without rounding.
+                let sx = Int(x * n), sy = Int(y * n)
+                let w = wt + ((sy & last) * WarpBicubic.subsamples + (sx & last)) * 64
+                var row = origin + ((sy >> shift) * area.width + (sx >> shift)) * MemoryLayout<Float>.size
+                var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 16).loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 32).loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 48).loadUnaligned(as: SIMD4<Float>.self)
+                let s = (acc[0] + acc[1]) + (acc[2] + acc[3])
+                out[i] = s > 0 ? s : 0
+            } else {
+                out[i] = sample(channel, width: width, height: height, x: x, y: y, channel: 0, pixelStride: 1,
+                                origin: (area.x, area.y), rowPixels: area.width, weights: weights)
             }
         }
     }
