@@ -115,8 +115,8 @@ public enum LensResampler {
             }
             // The rest (fewer than four pairs) a pair at a time, into lanes 0 and 1.
             while k < count {
-                let v = V(row.load(fromByteOffset: k * 4, as: Float.self), row.load(fromByteOffset: k * 4 + 4, as: Float.self),
-                          .nan, .nan, .nan, .nan, .nan, .nan)
+                let pair = positions + ty * rowStride + k
+                let v = V(pair[0], pair[1], .nan, .nan, .nan, .nan, .nan, .nan)
                 lo = lo.replacing(with: v, where: v .< lo)
                 hi = hi.replacing(with: v, where: v .> hi)
                 sum += V(v[0], v[1], 0, 0, 0, 0, 0, 0)
