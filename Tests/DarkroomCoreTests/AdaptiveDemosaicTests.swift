@@ -82,30 +82,10 @@ import Testing
     /// band-pass, slope ε/ε = 1) gives MSG.
     @Test(arguments: CFAPattern.all)
     func shareEnds(cfa: CFAPattern) {
-        let adaptive = AdaptiveDemosaic(), w = 2 * adaptive.halo + 20, h = 2 * adaptive.halo + 12, e = adaptive.halo
-        func run(_ kernel: any DemosaicKernel, _ m: [Float]) -> [[Float]] {
-            var r = [Float](repeating: 0, count: w * h), g = r, b = r
-            m.withUnsafeBufferPointer { mp in r.withUnsafeMutableBufferPointer { rp in
-                g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
-                    guard let mb = mp.baseAddress, let rb = rp.baseAddress, let gb = gp.baseAddress, let bb = bp.baseAddress else { return }
-                    kernel.demosaic(mosaic: mb, width: w, height: h, cfa: cfa, red: rb, green: gb, blue: bb)
-                } }
-            } }
-            return [r, g, b]
-        }
-        func mosaic(_ f: (Int, Int, CFAColor) -> Float) -> [Float] {
-            (0..<(w * h)).map { f($0 % w, $0 / w, cfa.color(x: $0 % w, y: $0 / w)) }
-        }
-        let texture = mosaic { x, y, c in c == .green ? 0.5 + 0.3 * Float(sin(Double(x) * 0.9 + Double(y * y) * 0.07)) : (c == .red ? 0.3 : 0.6) }
-        let ramp = mosaic { x, _, c in Float(x) / 256 + (c == .red ? 0.125 : c == .green ? 0.25 : 0.375) }
-        for (m, share) in [(texture, Float(1)), (ramp, 0)] {
-            let out = run(adaptive, m), a = run(MSGDemosaic(), m), b = run(MLRIDemosaic(), m)
-            var mismatches = 0
-            for p in 0..<3 { for y in e..<(h - e) { for x in e..<(w - e) {
-                let i = y * w + x
-                let expected = share > 0 ? a[p][i] + share * (b[p][i] - a[p][i]) : a[p][i]
-                if out[p][i].bitPattern != expected.bitPattern { mismatches += 1 }
-            } } }
+        let adaptive = AdaptiveDemosaic(), e = adaptive.halo
+        let harness = BlendEndsHarness(width: 2 * e + 20, height: 2 * e + 12, cfa: cfa)
+        for (m, share) in [(harness.texture, Float(1)), (harness.ramp, 0)] {
+            let mismatches = harness.mismatches(adaptive, m, inset: e) { msg, mlri in share > 0 ? msg + share * (mlri - msg) : msg }
             #expect(mismatches == 0, "share \(share), \(cfa)")
         }
     }

@@ -49,8 +49,8 @@ public struct AdaptiveDemosaic: DemosaicKernel {
                 window: Int = 14, epsilon: Float = 1e-5, lowerSlope: Float = 0.7, upperSlope: Float = 1.0,
                 blockSize: Int = 16, statistics: AdaptiveDemosaicStatistics? = nil) {
         self.directional = directional; self.residual = residual
-        self.window = max(1, window); self.epsilon = max(epsilon, 1e-12)
-        self.lowerSlope = lowerSlope; self.upperSlope = max(upperSlope, lowerSlope + 1e-3)
+        (self.window, self.epsilon, self.lowerSlope, self.upperSlope) =
+            HybridDemosaic.slopeParameters(window: window, epsilon: epsilon, lowerSlope: lowerSlope, upperSlope: upperSlope)
         self.blockSize = max(4, blockSize); self.statistics = statistics
     }
 
@@ -62,11 +62,8 @@ public struct AdaptiveDemosaic: DemosaicKernel {
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
         let halo = self.halo
-        guard width >= 2 * halo + 2, height >= 2 * halo + 2 else {
-            DemosaicBorder.fill(mosaic: m, width: width, height: height, cfa: cfa, inset: max(width, height),
-                                red: red, green: green, blue: blue)
-            return
-        }
+        if DemosaicBorder.fillIfTooSmall(halo: halo, mosaic: m, width: width, height: height, cfa: cfa,
+                                         red: red, green: green, blue: blue) { return }
         let w = width, h = height, n = w * h
         let ew = w - 2 * halo, eh = h - 2 * halo
         // MSG on the exact area plus its own halo, into the output planes.
