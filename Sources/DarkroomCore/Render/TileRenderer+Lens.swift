@@ -91,9 +91,10 @@ extension TileRenderer {
         if sourceArray.count < plane * 3 { sourceArray = .uninitialized(count: plane * 3) }
         sourceArray.withUnsafeMutableBufferPointer { sourceBuffer in
             let source = sourceBuffer.baseAddress!
-            let areaJob = TileJob(source: job.source, target: .planes(source, area: area), highlights: job.highlights,
-                                  denoise: job.denoise, sharpen: job.sharpen, filterReach: job.filterReach, halo: job.halo,
-                                  lens: nil)
+            // The tile's job for RenderStage 1–5 only: the same controls, stored as planes, no lens.
+            var areaJob = job
+            areaJob.target = .planes(source, area: area)
+            areaJob.lens = nil; areaJob.lensTiles = nil
             renderTile(area, plan: plan, job: areaJob, kernel: kernel, scratch: &region)
             if lens.vignetting {
                 LensResampler.correctVignetting(planes: source, area: area, width: W, modifier: lens.modifier)

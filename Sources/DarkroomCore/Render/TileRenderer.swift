@@ -151,6 +151,10 @@ public enum TileRenderer {
         case demosaiced(UnsafeBufferPointer<Float>)
     }
 
+    /// A `TileSource` shared read-only by the workers of a whole-image analysis (highlight
+    /// reconstruction's, the noise estimate's).
+    struct SourceBox: @unchecked Sendable { let source: TileSource }
+
     /// Where a tile's demosaiced RGB goes.
     enum TileTarget {
         case encode(OutputTransform, OutputSink)
@@ -209,7 +213,7 @@ public enum TileRenderer {
     /// Source and target shared by all workers (read-only source, disjoint writes).
     struct TileJob: @unchecked Sendable {
         let source: TileSource
-        let target: TileTarget
+        var target: TileTarget
         /// Highlight reconstruction for this image (nil: none).
         let highlights: HighlightRecovery?
         /// Noise reduction on the balanced mosaic before the demosaic (nil: none; only for mosaics).
@@ -222,7 +226,7 @@ public enum TileRenderer {
         /// `highlights`, `filterReach`, and `NoiseReduction.mosaicReach` for `denoise`.
         let halo: Int
         /// Distortion/TCA resample of a `.demosaiced` source (`LensResampler`; nil: copy).
-        let lens: (any LensModifier)?
+        var lens: (any LensModifier)?
         /// A lens correction run tile by tile (`renderLensTile`; nil: none).
         var lensTiles: LensTiles? = nil
     }
