@@ -19,9 +19,16 @@ public protocol LensModifier: Sendable {
     /// The vignetting correction gain of the `count` pixels at (x0 + i, y) of the uncorrected
     /// image, one float per pixel (the gain `correctVignetting` multiplies every channel by).
     func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>)
+
+    /// The vignetting gain as a radial model, when the implementation has checked that it gives
+    /// its own gains (`vignettingGains`) to within a relative 1e-4; nil: ask `vignettingGains`.
+    var radialVignetting: RadialVignetting? { get }
 }
 
 extension LensModifier {
+    /// None: the gains come from `vignettingGains`.
+    public var radialVignetting: RadialVignetting? { nil }
+
     /// Through `correctVignetting` on white pixels (the green channel's gain).
     public func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
         withUnsafeTemporaryAllocation(of: Float.self, capacity: max(count, 1) * 3) { buffer in

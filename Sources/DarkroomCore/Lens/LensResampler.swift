@@ -34,6 +34,17 @@ public enum LensResampler {
                 let y = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 if y >= height { break }
                 let row = shared.base + y * width * 3
+                if let radial = modifier.radialVignetting {
+                    var x0 = 0
+                    while x0 < width {
+                        let g = radial.gains(x0: x0, y: y)
+                        for i in 0..<min(8, width - x0) {
+                            for c in 0..<3 { row[(x0 + i) * 3 + c] *= g[i] }
+                        }
+                        x0 += 8
+                    }
+                    continue
+                }
                 var x0 = 0
                 while x0 < width {
                     let n = min(block, width - x0)
@@ -137,10 +148,18 @@ public enum LensResampler {
     /// Applies the vignetting gain to three planes holding `area` of the uncorrected image (red,
     /// then green, then blue, `area.width` floats a row, `area.width × area.height` a plane; the
     /// image is `width` pixels wide). The gains are asked of the model in the fixed column blocks
-    /// a whole image's rows are asked in, so every pixel gets the same gain whatever the area.
+    /// a whole image's rows are asked in, so every pixel gets the same gain whatever the area; or,
+    /// when the modifier has a `radialVignetting` model, from that, eight pixels at a time.
     public static func correctVignetting(planes base: UnsafeMutablePointer<Float>, area: PixelRect, width: Int,
                                          modifier: any LensModifier) {
         let plane = area.width * area.height
+        if let radial = modifier.radialVignetting {
+            for y in area.y..<area.maxY {
+                let row = base + (y - area.y) * area.width
+                radial.apply(red: row, green: row + plane, blue: row + 2 * plane, x0: area.x, y: y, count: area.width)
+            }
+            return
+        }
         withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer in
             let gains = buffer.baseAddress!
             for y in area.y..<area.maxY {
@@ -173,31 +192,57 @@ public enum LensResampler {
                                       blue: UnsafeMutablePointer<Float>, outStride: Int) {
         let plane = area.width * area.height
         WarpBicubic.weights.withUnsafeBufferPointer { table in
+        separableWeights.withUnsafeBufferPointer { separableTable in
+            let k = separableTable.baseAddress!
             for ty in 0..<tileHeight {
                 let rowPositions = positions + ty * rowStride
                 // One channel at a time along the row (few live values: no spills in the loop).
                 resampleRow(source, area: area, width: width, height: height, positions: rowPositions, count: tileWidth,
-                            into: red + ty * outStride, weights: table.baseAddress!)
+                            into: red + ty * outStride, weights: table.baseAddress!, separable: k)
                 resampleRow(source + plane, area: area, width: width, height: height, positions: rowPositions + 2, count: tileWidth,
-                            into: green + ty * outStride, weights: table.baseAddress!)
+                            into: green + ty * outStride, weights: table.baseAddress!, separable: k)
                 resampleRow(source + 2 * plane, area: area, width: width, height: height, positions: rowPositions + 4,
-                            count: tileWidth, into: blue + ty * outStride, weights: table.baseAddress!)
+                            count: tileWidth, into: blue + ty * outStride, weights: table.baseAddress!, separable: k)
             }
+        }
         }
     }
 
+    /// The Keys kernel (A = −0.75) at the four taps of each of `WarpBicubic.subsamples` fractions,
+    /// the 1-D factors `WarpBicubic.weights` multiplies (they sum to 1 within a Float rounding, as
+    /// its normalised products do). Entry f: 4 floats Float(kernel(j − 1 − f / 32)), j = 0…3 (the
+    /// horizontal factors), then the same four each repeated 4 times (the vertical factors, one
+    /// SIMD4 per window row); 20 floats.
+    static let separableWeights: [Float] = {
+        var table = [Float](repeating: 0, count: WarpBicubic.subsamples * 20)
+        for f in 0..<WarpBicubic.subsamples {
+            let fract = Double(f) * (1 / Double(WarpBicubic.subsamples))
+            for j in 0..<4 {
+                let k = Float(WarpBicubic.kernel(Double(j - 1) - fract))
+                table[f * 20 + j] = k
+                for l in 0..<4 { table[f * 20 + 4 + j * 4 + l] = k }
+            }
+        }
+        return table
+    }()
+
     /// One channel of `resamplePlanar` for `count` pixels: the channel's plane holding `area`, its
-    /// (x, y) for pixel i at `positions + 6 i`.
+    /// (x, y) for pixel i at `positions + 6 i`. Inside the image the 4×4 window is weighted
+    /// separably (each of its four rows by the vertical factor, then the sum by the horizontal
+    /// ones, from `separableWeights`: 2.5 KiB instead of `WarpBicubic.weights`' 64 KiB, so the
+    /// weights stay in L1); near the edges through `sample` (clamped taps, the 2-D table). Either
+    /// way a pixel's value depends only on its position.
     @inline(never)
     static func resampleRow(_ channel: UnsafePointer<Float>, area: PixelRect, width: Int, height: Int,
                             positions: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>,
-                            weights: UnsafePointer<Float>) {
+                            weights: UnsafePointer<Float>, separable: UnsafePointer<Float>) {
+        typealias V = SIMD4<Float>
         let n = Float(WarpBicubic.subsamples)
         let last = WarpBicubic.subsamples - 1
         let maxX = Float(width - 3), maxY = Float(height - 3)
         let shift = WarpBicubic.subsamples.trailingZeroBitCount
         let rowBytes = area.width * MemoryLayout<Float>.size
-        let wt = UnsafeRawPointer(weights)
+        let kt = UnsafeRawPointer(separable)
         // The window's top-left tap for the area's (0, 0) is at image (area.x + 1, area.y + 1) - 1.
         let origin = UnsafeRawPointer(channel - (area.y + 1) * area.width - (area.x + 1))
         for i in 0..<count {
@@ -206,16 +251,18 @@ public enum LensResampler {
                 // x · 32 is exact and x ≥ 1, so its integer part is floor(x) · 32 plus the table's
                 // fraction index: `sample`'s floor and index without rounding.
                 let sx = Int(x * n), sy = Int(y * n)
-                let w = wt + ((sy & last) * WarpBicubic.subsamples + (sx & last)) * 64
+                let kx = (kt + (sx & last) * 80).loadUnaligned(as: V.self)
+                let ky = kt + (sy & last) * 80 + 16
                 var row = origin + ((sy >> shift) * area.width + (sx >> shift)) * MemoryLayout<Float>.size
-                var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
+                var column = row.loadUnaligned(as: V.self) * ky.loadUnaligned(as: V.self)
                 row += rowBytes
-                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 16).loadUnaligned(as: SIMD4<Float>.self)
+                column += row.loadUnaligned(as: V.self) * (ky + 16).loadUnaligned(as: V.self)
                 row += rowBytes
-                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 32).loadUnaligned(as: SIMD4<Float>.self)
+                column += row.loadUnaligned(as: V.self) * (ky + 32).loadUnaligned(as: V.self)
                 row += rowBytes
-                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 48).loadUnaligned(as: SIMD4<Float>.self)
-                let s = (acc[0] + acc[1]) + (acc[2] + acc[3])
+                column += row.loadUnaligned(as: V.self) * (ky + 48).loadUnaligned(as: V.self)
+                let t = column * kx
+                let s = (t[0] + t[1]) + (t[2] + t[3])
                 out[i] = s > 0 ? s : 0
             } else {
                 out[i] = sample(channel, width: width, height: height, x: x, y: y, channel: 0, pixelStride: 1,

@@ -31,9 +31,76 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
         if scale != 1 { wanted |= Int32(LF_MODIFY_SCALE) }
         appliedFlags = lf_modifier_initialize(m, lens, LF_PF_F32, focal, aperture, distance, scale, lens.pointee.`Type`,
                                               wanted, 0)
+        if appliedFlags & Int32(LF_MODIFY_VIGNETTING) != 0,
+           let model = Self.radialModel(lens: lens, cropFactor: cropFactor, width: width, height: height, focal: focal,
+                                        aperture: aperture, distance: distance),
+           Self.deviation(of: model, from: self, samples: Self.checkSamples(width: width, height: height)) <= Self.vignettingTolerance {
+            radialVignetting = model
+        }
     }
 
     deinit { lf_modifier_destroy(modifier) }
+
+    /// The vignetting gain as a radial model (lensfun's pa coefficients for this shot, in lensfun's
+    /// coordinates), when it matched lensfun's own gains within `vignettingTolerance` at
+    /// `checkSamples` (else nil, and the gains are lensfun's).
+    private(set) var radialVignetting: RadialVignetting?
+
+    /// The largest relative difference from lensfun's gain the radial model may make.
+    static let vignettingTolerance: Float = 1e-4
+
+    /// The pa model for `lens` on this image, with lensfun 0.3's normalisation (`lfModifier`'s
+    /// constructor and `AddColorCallbackVignetting`): pixel → (x · NormScale − CenterX) /
+    /// AspectRatioCorrection, where NormScale = 2 / (min(width, height) − 1) · c, CenterX =
+    /// (width / min(width, height) + lens CenterX) · c, c = 1 / √(aspect² + 1) · lens crop factor /
+    /// camera crop factor · AspectRatioCorrection and AspectRatioCorrection = √(lens aspect² + 1)
+    /// (the calibration sensor's half diagonal is 1). Nil when lensfun has no pa data for the shot.
+    static func radialModel(lens: UnsafePointer<lfLens>, cropFactor: Float, width: Int, height: Int, focal: Float,
+                            aperture: Float, distance: Float) -> RadialVignetting? {
+        var calib = lfLensCalibVignetting()
+        guard lf_lens_interpolate_vignetting(lens, focal, aperture, distance, &calib) != 0,
+              calib.Model == LF_VIGNETTING_MODEL_PA, cropFactor > 0 else { return nil }
+        // Distances between the first and last pixel centres.
+        let w = Float(max(width - 1, 1)), h = Float(max(height - 1, 1))
+        let size = min(w, h)
+        let imageAspect = w < h ? h / w : w / h
+        let lensAspect = Double(lens.pointee.AspectRatio)
+        let aspectCorrection = (lensAspect * lensAspect + 1).squareRoot()
+        let correction = Float(1 / Double(imageAspect * imageAspect + 1).squareRoot()
+                               * Double(lens.pointee.CropFactor) / Double(cropFactor) * aspectCorrection)
+        let normScale = 2 / Double(size) * Double(correction)
+        let centreX = Double(w / size + lens.pointee.CenterX) * Double(correction)
+        let centreY = Double(h / size + lens.pointee.CenterY) * Double(correction)
+        let model = RadialVignetting(k1: calib.Terms.0, k2: calib.Terms.1, k3: calib.Terms.2,
+                                     scale: Float(normScale / aspectCorrection),
+                                     offsetX: Float(centreX / aspectCorrection), offsetY: Float(centreY / aspectCorrection))
+        guard model.scale.isFinite, model.offsetX.isFinite, model.offsetY.isFinite,
+              model.k1.isFinite, model.k2.isFinite, model.k3.isFinite else { return nil }
+        return model
+    }
+
+    /// Pixels `init` compares the radial model with lensfun at: a 17 × 17 grid over the image,
+    /// corners and centre included.
+    static func checkSamples(width: Int, height: Int) -> [(x: Int, y: Int)] {
+        var points: [(x: Int, y: Int)] = []
+        for j in 0...16 {
+            for i in 0...16 { points.append(((width - 1) * i / 16, (height - 1) * j / 16)) }
+        }
+        return points
+    }
+
+    /// The largest relative difference between `model`'s gain and lensfun's (`vignettingGains`,
+    /// each pixel asked alone) at `samples` (infinity when lensfun's is not positive and finite).
+    static func deviation(of model: RadialVignetting, from modifier: LensfunModifier, samples: [(x: Int, y: Int)]) -> Float {
+        var worst: Float = 0
+        var g: Float = 0
+        for p in samples {
+            modifier.lensfunVignettingGains(x0: p.x, y: p.y, count: 1, into: &g)
+            guard g.isFinite, g > 0 else { return .infinity }
+            worst = max(worst, abs(model.gains(x0: p.x, y: p.y)[0] / g - 1))
+        }
+        return worst
+    }
 
     /// lensfun's scale that makes the corrected image fill the frame (1 when nothing moves).
     var autoScale: Float { lf_modifier_get_auto_scale(modifier, 0) }
@@ -182,9 +249,24 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
         }
     }
 
+    /// The radial model's gains when there is one (`radialVignetting`), else lensfun's.
+    func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
+        guard count > 0 else { return }
+        if let radial = radialVignetting {
+            var i = 0
+            while i < count {
+                let g = radial.gains(x0: x0 + i, y: y)
+                for k in 0..<min(8, count - i) { gains[i + k] = g[k] }
+                i += 8
+            }
+            return
+        }
+        lensfunVignettingGains(x0: x0, y: y, count: count, into: gains)
+    }
+
     /// lensfun's gain on a row of ones (one intensity component per pixel: a third of the work of
     /// correcting interleaved RGB, where every component gets the same gain).
-    func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
+    func lensfunVignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {
         guard count > 0 else { return }
         gains.update(repeating: 1, count: count)
         _ = lf_modifier_apply_color_modification(modifier, gains, Float(x0), Float(y), Int32(count), 1,
