@@ -1,4 +1,5 @@
 import CLensfun
+import DarkroomCore
 @testable import DarkroomIO
 import Foundation
 import Testing
@@ -84,5 +85,66 @@ struct LensGridTests {
         // The lens does move pixels (so the comparison means something), and the grid stays within 0.01 px.
         #expect(d.reach > 1)
         #expect(d.max <= 0.01)
+    }
+
+    /// `sourceBounds` (the grid's bound of a tile's positions, which lets the resample ask them
+    /// row by row) holds every position the grid gives the tile's pixels, for tiles of 100 and 256
+    /// pixels over the whole frame (edges included), and the source area it gives is at most 2
+    /// pixels wider than the positions' own (the rounding margin); tiles touching cells asked of lensfun pixel by
+    /// pixel get none.
+    @Test(arguments: cases)
+    func boundsHoldEveryPosition(_ c: Case) throws {
+        guard case .success(let db) = LensDatabase.shared else { return }
+        let camera = try #require(db.camera(maker: c.maker, model: c.camera))
+        let lens = try #require(db.lens(camera: camera, maker: nil, model: c.lens))
+        let flags = Int32(LF_MODIFY_DISTORTION) | Int32(LF_MODIFY_TCA)
+        let unscaled = try #require(LensfunModifier(lens: lens, cropFactor: camera.pointee.CropFactor, width: c.width, height: c.height,
+                                                    focal: c.focal, aperture: 8, distance: 1000, scale: 1, flags: flags))
+        let m = try #require(LensfunModifier(lens: lens, cropFactor: camera.pointee.CropFactor, width: c.width, height: c.height,
+                                             focal: c.focal, aperture: 8, distance: 1000, scale: unscaled.autoScale, flags: flags))
+        m.buildGrid()
+        var bounded = 0, refused = 0, widest = 0
+        for side in [100, 256] {
+            var ty = 0
+            while ty < c.height {
+                var tx = 0
+                while tx < c.width {
+                    let tile = PixelRect(x: tx, y: ty, width: min(side, c.width - tx), height: min(side, c.height - ty))
+                    let (_, rowStride) = LensResampler.positionLayout(of: tile, width: c.width)
+                    var positions = [Float](repeating: 0, count: rowStride * tile.height)
+                    let exact = positions.withUnsafeMutableBufferPointer { p in
+                        LensResampler.tilePositions(m, tile: tile, width: c.width, into: p.baseAddress!)
+                        return LensResampler.sourceArea(positions: p.baseAddress! + (tile.x % LensResampler.block) * 6, rowStride: rowStride,
+                                                        tileWidth: tile.width, tileHeight: tile.height, width: c.width, height: c.height)
+                    }
+                    if let b = m.sourceBounds(of: tile) {
+                        bounded += 1
+                        let first = tile.x % LensResampler.block
+                        var outside = 0
+                        for y in 0..<tile.height {
+                            for x in 0..<tile.width {
+                                for ch in 0..<3 {
+                                    let px = positions[y * rowStride + (first + x) * 6 + 2 * ch]
+                                    let py = positions[y * rowStride + (first + x) * 6 + 2 * ch + 1]
+                                    if !(px >= b.minX && px <= b.maxX && py >= b.minY && py <= b.maxY) { outside += 1 }
+                                }
+                            }
+                        }
+                        #expect(outside == 0, "\(c) tile \(tile): \(outside) positions outside \(b)")
+                        let area = LensResampler.sourceArea(bounds: b, width: c.width, height: c.height)
+                        #expect(area.contains(exact), "\(c) tile \(tile): \(area) misses \(exact)")
+                        widest = max(widest, area.width - exact.width, area.height - exact.height)
+                    } else {
+                        refused += 1
+                    }
+                    tx += side
+                }
+                ty += side
+            }
+        }
+        print("lens bounds \(c): \(bounded) tiles bounded, \(refused) refused; source areas up to \(widest) px wider than the positions'")
+        #expect(bounded > 0)
+        if m.exactCells.allSatisfy({ $0 == 0 }) { #expect(refused == 0) }
+        #expect(widest <= 2, "\(c): areas up to \(widest) px wider")
     }
 }

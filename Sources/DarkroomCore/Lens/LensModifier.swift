@@ -23,11 +23,28 @@ public protocol LensModifier: Sendable {
     /// The vignetting gain as a radial model, when the implementation has checked that it gives
     /// its own gains (`vignettingGains`) to within a relative 1e-4; nil: ask `vignettingGains`.
     var radialVignetting: RadialVignetting? { get }
+
+    /// Bounds (in pixels of the uncorrected image) that every source position `sourcePositions`
+    /// gives the pixels of `tile` lies within, every channel, when the implementation can bound
+    /// them without computing them (`LensResampler` then asks the positions one row at a time
+    /// during the resample instead of storing the tile's); nil: it cannot (or a position is NaN).
+    func sourceBounds(of tile: PixelRect) -> SourceBounds?
+}
+
+/// A rectangle of source positions, in pixels of the uncorrected image (`LensModifier.sourceBounds`).
+public struct SourceBounds: Sendable, Equatable {
+    public var minX: Float, minY: Float, maxX: Float, maxY: Float
+    public init(minX: Float, minY: Float, maxX: Float, maxY: Float) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
+    }
 }
 
 extension LensModifier {
     /// None: the gains come from `vignettingGains`.
     public var radialVignetting: RadialVignetting? { nil }
+
+    /// None: the positions are computed and stored for the tile first.
+    public func sourceBounds(of tile: PixelRect) -> SourceBounds? { nil }
 
     /// Through `correctVignetting` on white pixels (the green channel's gain).
     public func vignettingGains(x0: Int, y: Int, count: Int, into gains: UnsafeMutablePointer<Float>) {

@@ -134,12 +134,26 @@ public enum LensResampler {
                 k += 2
             }
         }
-        func clamp(_ v: Float, _ last: Int) -> Float { v > 0 ? min(v, Float(last)) : 0 }
         let finite = (sum.sum()).isFinite
-        let loX = finite ? clamp(min(min(lo[0], lo[2]), min(lo[4], lo[6])), width - 1) : 0
-        let loY = finite ? clamp(min(min(lo[1], lo[3]), min(lo[5], lo[7])), height - 1) : 0
-        let hiX = clamp(max(max(hi[0], hi[2]), max(hi[4], hi[6])), width - 1)
-        let hiY = clamp(max(max(hi[1], hi[3]), max(hi[5], hi[7])), height - 1)
+        return tapArea(loX: finite ? min(min(lo[0], lo[2]), min(lo[4], lo[6])) : 0,
+                       loY: finite ? min(min(lo[1], lo[3]), min(lo[5], lo[7])) : 0,
+                       hiX: max(max(hi[0], hi[2]), max(hi[4], hi[6])), hiY: max(max(hi[1], hi[3]), max(hi[5], hi[7])),
+                       width: width, height: height)
+    }
+
+    /// The part of the `width × height` image that bicubic reads at positions within `bounds`
+    /// touch (as `sourceArea(positions:…)` finds it for the positions themselves; a superset of
+    /// that when the bounds are wider than the positions).
+    public static func sourceArea(bounds: SourceBounds, width: Int, height: Int) -> PixelRect {
+        tapArea(loX: bounds.minX, loY: bounds.minY, hiX: bounds.maxX, hiY: bounds.maxY, width: width, height: height)
+    }
+
+    /// The taps' rectangle for positions from (loX, loY) to (hiX, hiY): each clamped to the image
+    /// as `sample` clamps it, then one pixel up and left, two down and right, within the image.
+    static func tapArea(loX: Float, loY: Float, hiX: Float, hiY: Float, width: Int, height: Int) -> PixelRect {
+        func clamp(_ v: Float, _ last: Int) -> Float { v > 0 ? min(v, Float(last)) : 0 }
+        let loX = clamp(loX, width - 1), loY = clamp(loY, height - 1)
+        let hiX = clamp(hiX, width - 1), hiY = clamp(hiY, height - 1)
         let x0 = max(Int(loX.rounded(.down)) - 1, 0), y0 = max(Int(loY.rounded(.down)) - 1, 0)
         let x1 = min(Int(hiX.rounded(.down)) + 2, width - 1), y1 = min(Int(hiY.rounded(.down)) + 2, height - 1)
         return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
@@ -226,6 +240,36 @@ public enum LensResampler {
         return table
     }()
 
+    /// `resamplePlanar` with the source positions asked of `modifier` one row at a time (block by
+    /// block, as `tilePositions` asks them, so the same numbers) into a row-sized buffer instead of
+    /// read from a stored tile's worth: for a `tile` whose `sourceArea(bounds:)` of the modifier's
+    /// `sourceBounds` lies inside `area`.
+    public static func resamplePlanar(_ source: UnsafePointer<Float>, area: PixelRect, width: Int, height: Int,
+                                      modifier: any LensModifier, tile: PixelRect,
+                                      red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                                      blue: UnsafeMutablePointer<Float>, outStride: Int) {
+        let (bx0, rowStride) = positionLayout(of: tile, width: width)
+        let plane = area.width * area.height
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: rowStride) { buffer in
+            let row = buffer.baseAddress!
+            let rowPositions = UnsafePointer(row + (tile.x - bx0) * 6)
+            WarpBicubic.weights.withUnsafeBufferPointer { table in
+            separableWeights.withUnsafeBufferPointer { separableTable in
+                let k = separableTable.baseAddress!
+                for ty in 0..<tile.height {
+                    sourcePositions(modifier, columns: bx0..<(bx0 + rowStride / 6), y: tile.y + ty, into: row)
+                    resampleRow(source, area: area, width: width, height: height, positions: rowPositions, count: tile.width,
+                                into: red + ty * outStride, weights: table.baseAddress!, separable: k)
+                    resampleRow(source + plane, area: area, width: width, height: height, positions: rowPositions + 2,
+                                count: tile.width, into: green + ty * outStride, weights: table.baseAddress!, separable: k)
+                    resampleRow(source + 2 * plane, area: area, width: width, height: height, positions: rowPositions + 4,
+                                count: tile.width, into: blue + ty * outStride, weights: table.baseAddress!, separable: k)
+                }
+            }
+            }
+        }
+    }
+
     /// One channel of `resamplePlanar` for `count` pixels: the channel's plane holding `area`, its
     /// (x, y) for pixel i at `positions + 6 i`. Inside the image the 4×4 window is weighted
     /// separably (each of its four rows by the vertical factor, then the sum by the horizontal
@@ -245,7 +289,9 @@ public enum LensResampler {
         let kt = UnsafeRawPointer(separable)
         // The window's top-left tap for the area's (0, 0) is at image (area.x + 1, area.y + 1) - 1.
         let origin = UnsafeRawPointer(channel - (area.y + 1) * area.width - (area.x + 1))
-        for i in 0..<count {
+        /// Pixel i alone.
+        @inline(__always)
+        func single(_ i: Int) {
             let x = positions[6 * i], y = positions[6 * i + 1]
             if x >= 1, y >= 1, x < maxX, y < maxY {
                 // x · 32 is exact and x ≥ 1, so its integer part is floor(x) · 32 plus the table's
@@ -269,6 +315,41 @@ public enum LensResampler {
                                 origin: (area.x, area.y), rowPixels: area.width, weights: weights)
             }
         }
+        // Two pixels at a time in the halves of SIMD8 registers when both are inside (each half the
+        // arithmetic of `single`, so the same bits whichever pixels pair up).
+        typealias W = SIMD8<Float>
+        var i = 0
+        while i + 1 < count {
+            let xa = positions[6 * i], ya = positions[6 * i + 1], xb = positions[6 * i + 6], yb = positions[6 * i + 7]
+            guard xa >= 1, ya >= 1, xa < maxX, ya < maxY, xb >= 1, yb >= 1, xb < maxX, yb < maxY else {
+                single(i)
+                i += 1
+                continue
+            }
+            let sxa = Int(xa * n), sya = Int(ya * n), sxb = Int(xb * n), syb = Int(yb * n)
+            let kx = W(lowHalf: (kt + (sxa & last) * 80).loadUnaligned(as: V.self),
+                       highHalf: (kt + (sxb & last) * 80).loadUnaligned(as: V.self))
+            let kya = kt + (sya & last) * 80 + 16, kyb = kt + (syb & last) * 80 + 16
+            var a = origin + ((sya >> shift) * area.width + (sxa >> shift)) * MemoryLayout<Float>.size
+            var b = origin + ((syb >> shift) * area.width + (sxb >> shift)) * MemoryLayout<Float>.size
+            var column = W(lowHalf: a.loadUnaligned(as: V.self), highHalf: b.loadUnaligned(as: V.self))
+                * W(lowHalf: kya.loadUnaligned(as: V.self), highHalf: kyb.loadUnaligned(as: V.self))
+            a += rowBytes; b += rowBytes
+            column += W(lowHalf: a.loadUnaligned(as: V.self), highHalf: b.loadUnaligned(as: V.self))
+                * W(lowHalf: (kya + 16).loadUnaligned(as: V.self), highHalf: (kyb + 16).loadUnaligned(as: V.self))
+            a += rowBytes; b += rowBytes
+            column += W(lowHalf: a.loadUnaligned(as: V.self), highHalf: b.loadUnaligned(as: V.self))
+                * W(lowHalf: (kya + 32).loadUnaligned(as: V.self), highHalf: (kyb + 32).loadUnaligned(as: V.self))
+            a += rowBytes; b += rowBytes
+            column += W(lowHalf: a.loadUnaligned(as: V.self), highHalf: b.loadUnaligned(as: V.self))
+                * W(lowHalf: (kya + 48).loadUnaligned(as: V.self), highHalf: (kyb + 48).loadUnaligned(as: V.self))
+            let t = column * kx
+            let sa = (t[0] + t[1]) + (t[2] + t[3]), sb = (t[4] + t[5]) + (t[6] + t[7])
+            out[i] = sa > 0 ? sa : 0
+            out[i + 1] = sb > 0 ? sb : 0
+            i += 2
+        }
+        if i < count { single(i) }
     }
 
     /// The model's source positions for `columns` of row `y` (starting at a block boundary), asked

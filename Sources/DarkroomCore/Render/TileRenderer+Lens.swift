@@ -1,8 +1,10 @@
 /// Lens corrections tile by tile: each output tile demosaics only the source area its corrected
 /// pixels read, instead of reading a staged copy of the whole demosaiced image.
 ///
-/// Per output tile: the source position of every pixel (`LensResampler.tilePositions`), the area
-/// their bicubic taps touch (`LensResampler.sourceArea`), RenderStage 1–5 of that area as one
+/// Per output tile: the area the bicubic taps of its pixels' source positions touch
+/// (`LensResampler.sourceArea`: of the bounds the model gives for the tile's positions,
+/// `LensModifier.sourceBounds`, the positions then asked row by row in the resample; or of every
+/// position, computed first, `LensResampler.tilePositions`), RenderStage 1–5 of that area as one
 /// tile (`renderTile`, with the halo it always fetches, so each value equals the whole image's),
 /// the vignetting gain on it (`LensResampler.correctVignetting(planes:)`), the resample
 /// (`LensResampler.resamplePlanar`), highlight compression again (the resample can overshoot 1),
@@ -52,7 +54,12 @@ extension TileRenderer {
         let tw = tile.width, th = tile.height
         var area = tile
         let (_, rowStride) = LensResampler.positionLayout(of: tile, width: W)
-        if lens.geometric {
+        // Positions bounded without computing them: asked row by row in the resample (no tile of
+        // stored positions, ≈ 1.5 MB for 256 px, pushing the demosaic's buffers out of L2).
+        let bounds = lens.geometric ? lens.modifier.sourceBounds(of: tile) : nil
+        if let bounds {
+            area = LensResampler.sourceArea(bounds: bounds, width: W, height: H)
+        } else if lens.geometric {
             if lensScratch.positions.count < rowStride * th {
                 lensScratch.positions = .uninitialized(count: rowStride * th)
             }
@@ -61,6 +68,8 @@ extension TileRenderer {
                 return LensResampler.sourceArea(positions: p.baseAddress! + (tile.x % LensResampler.block) * 6, rowStride: rowStride,
                                                 tileWidth: tw, tileHeight: th, width: W, height: H)
             }
+        }
+        if lens.geometric {
             if area.width * area.height > lensAreaLimit * max(tw * th, 64 * 64), tw >= 16 || th >= 16 {
                 let halves = tw >= th
                     ? [PixelRect(x: tile.x, y: tile.y, width: tw / 2, height: th),
@@ -103,7 +112,11 @@ extension TileRenderer {
             scratch.green.withUnsafeMutableBufferPointer { greenBuf in
             scratch.blue.withUnsafeMutableBufferPointer { blueBuf in
                 let p: OutputTransform.Planes
-                if lens.geometric {
+                if lens.geometric, bounds != nil {
+                    p = OutputTransform.Planes(r: redBuf.baseAddress!, g: greenBuf.baseAddress!, b: blueBuf.baseAddress!, stride: tw)
+                    LensResampler.resamplePlanar(UnsafePointer(source), area: area, width: W, height: H, modifier: lens.modifier,
+                                                 tile: tile, red: p.r, green: p.g, blue: p.b, outStride: tw)
+                } else if lens.geometric {
                     p = OutputTransform.Planes(r: redBuf.baseAddress!, g: greenBuf.baseAddress!, b: blueBuf.baseAddress!, stride: tw)
                     positionArray.withUnsafeBufferPointer { positions in
                         LensResampler.resamplePlanar(UnsafePointer(source), area: area, width: W, height: H,

@@ -204,31 +204,44 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
                 row[nodes * 6] = 0; row[nodes * 6 + 1] = 0
                 let fy = Float(y)
                 let cells = cellFlags.baseAddress! + gy * (nx - 1)
-                // The cell of x, min(x / step, nx − 2), stepped along the row (no division per pixel).
+                // Cell by cell along the row (cell i holds x from xs[i] up to xs[i + 1], the last one
+                // to the end): its two displacement columns loaded once, then each pixel's lanes.
+                var j = 0
                 var i = i0
-                for j in 0..<count {
-                    let x = x0 + j
-                    while i < nx - 2 && x >= xs[i + 1] { i += 1 }
-                    let out = positions + j * 6
+                while j < count {
+                    let end = i < nx - 2 ? min(count, xs[i + 1] - x0) : count
+                    defer { j = max(j, end); i += 1 }
+                    guard end > j else { continue }
                     if cells[i] != 0 {
-                        exactSourcePositions(x0: x, y: y, count: 1, into: out)
+                        for k in j..<end { exactSourcePositions(x0: x0 + k, y: y, count: 1, into: positions + k * 6) }
                         continue
                     }
-                    let tx = Float(x - xs[i]) * inv[i]
                     let a = row + (i - i0) * 6, b = a + 6
-                    let fx = Float(x)
-                    if j + 1 < count {
-                        // Eight lanes at once (the last two spill into the next pixel, written after):
-                        // each lane the scalar operations below.
-                        let va = UnsafeRawPointer(a).loadUnaligned(as: SIMD8<Float>.self)
-                        let vb = UnsafeRawPointer(b).loadUnaligned(as: SIMD8<Float>.self)
+                    let va = UnsafeRawPointer(a).loadUnaligned(as: SIMD8<Float>.self)
+                    let vd = UnsafeRawPointer(b).loadUnaligned(as: SIMD8<Float>.self) - va
+                    let left = xs[i], inverse = inv[i]
+                    // Eight lanes at once (the last two spill into the next pixel, written after): each
+                    // lane the scalar operations of the row's last pixel below.
+                    let stop = min(end, count - 1)
+                    var k = j
+                    while k < stop {
+                        let x = x0 + k
+                        let tx = Float(x - left) * inverse
+                        let fx = Float(x)
                         let f = SIMD8<Float>(fx, fy, fx, fy, fx, fy, fx, fy)
-                        UnsafeMutableRawPointer(out).storeBytes(of: f + (va + (vb - va) * tx), as: SIMD8<Float>.self)
-                        continue
+                        UnsafeMutableRawPointer(positions + k * 6).storeBytes(of: f + (va + vd * tx), as: SIMD8<Float>.self)
+                        k += 1
                     }
-                    out[0] = fx + (a[0] + (b[0] - a[0]) * tx); out[1] = fy + (a[1] + (b[1] - a[1]) * tx)
-                    out[2] = fx + (a[2] + (b[2] - a[2]) * tx); out[3] = fy + (a[3] + (b[3] - a[3]) * tx)
-                    out[4] = fx + (a[4] + (b[4] - a[4]) * tx); out[5] = fy + (a[5] + (b[5] - a[5]) * tx)
+                    if k < end {
+                        // The row's last pixel: six floats only.
+                        let x = x0 + k
+                        let tx = Float(x - left) * inverse
+                        let fx = Float(x)
+                        let out = positions + k * 6
+                        out[0] = fx + (a[0] + (b[0] - a[0]) * tx); out[1] = fy + (a[1] + (b[1] - a[1]) * tx)
+                        out[2] = fx + (a[2] + (b[2] - a[2]) * tx); out[3] = fy + (a[3] + (b[3] - a[3]) * tx)
+                        out[4] = fx + (a[4] + (b[4] - a[4]) * tx); out[5] = fy + (a[5] + (b[5] - a[5]) * tx)
+                    }
                 }
             }
         }
@@ -236,6 +249,61 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
         }
         }
     }
+
+    /// Bounds of the source positions of `tile` from the grid alone: each interpolated position is
+    /// its pixel plus the bilinear interpolation of its cell's four node displacements, and the
+    /// pixel is the same interpolation of the node coordinates, so the position is a convex
+    /// combination of the nodes' source positions (node + displacement) and lies within their
+    /// smallest and largest; over the part of a cell the tile covers, at that rectangle's corners
+    /// (widened by `boundsMargin` for the interpolation's rounding). Nil without a grid, when one of those cells is asked of lensfun pixel by pixel
+    /// (`exactCells`), a displacement is not finite, or the tile reaches outside the image.
+    func sourceBounds(of tile: PixelRect) -> SourceBounds? {
+        guard !grid.isEmpty, tile.width > 0, tile.height > 0, tile.x >= 0, tile.y >= 0,
+              tile.maxX <= width, tile.maxY <= height else { return nil }
+        let step = Self.gridStep
+        let nx = gridXs.count, ny = gridYs.count
+        let i0 = min(tile.x / step, nx - 2), i1 = min((tile.maxX - 1) / step, nx - 2)
+        let j0 = min(tile.y / step, ny - 2), j1 = min((tile.maxY - 1) / step, ny - 2)
+        var lo = SIMD2<Float>(repeating: .infinity), hi = SIMD2<Float>(repeating: -.infinity)
+        for j in j0...j1 {
+            for i in i0...i1 where exactCells[j * (nx - 1) + i] != 0 { return nil }
+        }
+        // Per cell, the part the tile covers: its positions are the bilinear interpolation of
+        // the nodes' source positions, whose extremes over a rectangle are at its corners.
+        for j in j0...j1 {
+            let ya = Float(gridYs[j]), yb = Float(gridYs[j + 1])
+            let y0 = max(Float(tile.y), ya), y1 = min(Float(tile.maxY - 1), yb)
+            let v0 = (y0 - ya) / (yb - ya), v1 = (y1 - ya) / (yb - ya)
+            for i in i0...i1 {
+                let xa = Float(gridXs[i]), xb = Float(gridXs[i + 1])
+                let x0 = max(Float(tile.x), xa), x1 = min(Float(tile.maxX - 1), xb)
+                let u0 = (x0 - xa) / (xb - xa), u1 = (x1 - xa) / (xb - xa)
+                let n00 = (j * nx + i) * 6, n10 = n00 + 6, n01 = n00 + nx * 6, n11 = n01 + 6
+                for c in 0..<3 {
+                    // Node source positions (node + displacement) of the cell's four corners.
+                    func at(_ n: Int, _ x: Float, _ y: Float) -> SIMD2<Float> {
+                        SIMD2(x + grid[n + 2 * c], y + grid[n + 2 * c + 1])
+                    }
+                    let p00 = at(n00, xa, ya), p10 = at(n10, xb, ya), p01 = at(n01, xa, yb), p11 = at(n11, xb, yb)
+                    guard all(p00 .== p00), all(p10 .== p10), all(p01 .== p01), all(p11 .== p11),
+                          p00.x.isFinite, p00.y.isFinite, p10.x.isFinite, p10.y.isFinite,
+                          p01.x.isFinite, p01.y.isFinite, p11.x.isFinite, p11.y.isFinite else { return nil }
+                    for (u, v) in [(u0, v0), (u1, v0), (u0, v1), (u1, v1)] {
+                        let top = p00 + (p10 - p00) * u, bottom = p01 + (p11 - p01) * u
+                        let q = top + (bottom - top) * v
+                        lo = pointwiseMin(lo, q)
+                        hi = pointwiseMax(hi, q)
+                    }
+                }
+            }
+        }
+        let m = Self.boundsMargin
+        return SourceBounds(minX: lo.x - m, minY: lo.y - m, maxX: hi.x + m, maxY: hi.y + m)
+    }
+
+    /// Pixels `sourceBounds` adds on every side for the rounding of the interpolation (a few
+    /// Float ulps of coordinates below 2^16: thousandths of a pixel).
+    static let boundsMargin: Float = 0.01
 
     /// lensfun's own source positions for (x0 + i, y), one call for the run (what the grid's nodes
     /// are made of, and the reference its interpolation is measured against).
