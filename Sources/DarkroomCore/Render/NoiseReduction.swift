@@ -89,28 +89,32 @@ public struct NoiseModel: Sendable, Equatable {
     }
 }
 
-/// Noise reduction on the white-balanced mosaic, before the demosaic, per tile (`TileRenderer`).
+/// Noise reduction in two places, per tile (`TileRenderer`): the colour on the white-balanced
+/// mosaic before the demosaic, then luminance and colour at full resolution after it
+/// (`FullResolution`).
 ///
 /// Before the demosaic the noise is what the model says: independent between photosites, with
 /// variance σ²_c = g_c·S_c·x + g_c²·O_c in balanced units (g_c the white-balance gain of CFA
 /// colour c, x the balanced signal); after it, interpolation has spread it over several pixels
-/// and into coarse colour blotches that no small window can tell from detail. So each 2 × 2 CFA
-/// quad (R, G₁, G₂, B, anchored at even image coordinates) becomes four half-resolution planes,
-/// Y = (R + G₁ + G₂ + B)/4, U = R − (G₁ + G₂)/2, V = B − (G₁ + G₂)/2, D = G₁ − G₂ (invertible),
-/// whose noise is white with variance (σ²_R + 2σ²_G + σ²_B)/16, σ²_R + σ²_G/2, σ²_B + σ²_G/2 and
-/// 2σ²_G. Each plane goes through an undecimated ("à trous") separable wavelet transform (Starck,
-/// Murtagh & Bijaoui 1998): c₀ = the plane, c_{j+1} = c_j smoothed by the linear-spline kernel
-/// [1, 2, 1]/4 dilated by 2ʲ along x then y; the detail c_j − c_{j+1} is split into three bands
-/// (smoothed along x and differenced along y, the transpose, and the diagonal rest), so the plane =
-/// c_L + Σ bands exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak,
-/// Kozintsev, Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w²
-/// over the 5 × 5 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of
-/// that band (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and
-/// leaves the noise of the other two to be removed. σ²_c is taken at the quad's colour after one
-/// smoothing (c₁ of Y, U, V, clamped at 0). k is the strength (`NoiseReductionSpec`; 1 = the
-/// model): the luminance strength for Y and D, the colour strength for U and V. Photosites at the clip (≥ 1)
-/// keep their value (highlight reconstruction reads them). Where the model's noise is 0 every gain
-/// is 1 and the quad is rebuilt as it came (up to float rounding).
+/// and into coarse colour blotches. So each 2 × 2 CFA quad (R, G₁, G₂, B, anchored at even image
+/// coordinates) becomes four half-resolution planes, Y = (R + G₁ + G₂ + B)/4, U = R − (G₁ + G₂)/2,
+/// V = B − (G₁ + G₂)/2, D = G₁ − G₂ (invertible), whose noise is white with variance
+/// (σ²_R + 2σ²_G + σ²_B)/16, σ²_R + σ²_G/2, σ²_B + σ²_G/2 and 2σ²_G. U and V (the colour) go
+/// through an undecimated ("à trous") separable wavelet transform (Starck, Murtagh & Bijaoui 1998):
+/// c₀ = the plane, c_{j+1} = c_j smoothed by the linear-spline kernel [1, 2, 1]/4 dilated by 2ʲ
+/// along x then y; the detail c_j − c_{j+1} is split into three bands (smoothed along x and
+/// differenced along y, the transpose, and the diagonal rest), so the plane = c_L + Σ bands
+/// exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak, Kozintsev,
+/// Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w² over the
+/// 5 × 5 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of that band
+/// (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and leaves the
+/// noise of the other two to be removed. σ²_c is taken at the quad's colour after one smoothing
+/// (c₁ of Y, U, V, clamped at 0). k is the colour strength (`NoiseReductionSpec`; 1 = the model)
+/// times `quadChromaShare`. Y (only the quad's mean: a quarter of a photosite's noise power) and D
+/// (G₁ − G₂: mostly the luminance's finest detail) are left alone here: the luminance is denoised
+/// whole after the demosaic. Photosites at the clip (≥ 1) keep their value (highlight
+/// reconstruction reads them). Where the model's noise is 0 every gain is 1 and the quad is rebuilt
+/// as it came (up to float rounding).
 ///
 /// Every sum runs in a fixed order on the same samples whatever the tile (quads are anchored to
 /// the image, and the region is valid `mosaicReach` photosites around what the demosaic reads),
@@ -129,7 +133,7 @@ struct NoiseReduction: Sendable {
     static let visibility = 0.001
     /// One line for `explain`: the method.
     static var summary: String {
-        "on the mosaic before the demosaic: à-trous wavelet (\(levels) levels × 3 orientations, local Wiener shrinkage, 5×5 energy window) of Y, U, V, D per CFA quad"
+        "colour on the mosaic before the demosaic (à-trous wavelet of U, V per CFA quad, \(levels) levels × 3 orientations, local Wiener shrinkage, 5×5 energy window), then luminance and colour after it (L, Cr, Cb at full resolution, \(FullResolution.levels) levels, noise calibrated through the demosaic)"
     }
 
     let model: NoiseModel
@@ -140,6 +144,18 @@ struct NoiseReduction: Sendable {
     let thresholds: [[[SIMD3<Float>]]]
     let lumaStrength: Float
     let chromaStrength: Float
+    /// The full-resolution stage after the demosaic (`FullResolution`; nil when both strengths are 0).
+    let fullResolution: FullResolution?
+    /// Whether the quad path shrinks plane p (Y, U, V, D): U and V only (Y and D are luminance,
+    /// left to `fullResolution`), and only with a colour strength.
+    let shrinksPlane: [Bool]
+    /// Demosaiced context the full-resolution stage reads around what it outputs (0 without it).
+    var fullResolutionReach: Int { fullResolution == nil ? 0 : FullResolution.reach }
+    /// The quad path's colour strength as a share of the colour strength: the full-resolution
+    /// stage denoises Cr and Cb again after the demosaic, and U, V also carry some luminance
+    /// detail, so the quad path takes the coarse colour noise at 0.7 of the strength (0.5, 0.7
+    /// and 1 measured on bench-quality's two sets: 0.7 best on both).
+    static let quadChromaShare = 0.7
     /// Per channel: variance = a·x + b in balanced units.
     let a: SIMD3<Float>, b: SIMD3<Float>
 
@@ -159,13 +175,16 @@ struct NoiseReduction: Sendable {
         let av = g * model.scale, bv = g * g * model.offset
         guard let cfa = plan.cfa else { return nil }
         let weights: [SIMD3<Float>] = [SIMD3(1, 2, 1) / 16, SIMD3(1, 0.5, 0), SIMD3(0, 0.5, 1), SIMD3(0, 2, 0)]
-        let k2 = [Float(luma * luma), Float(chroma * chroma), Float(chroma * chroma), Float(luma * luma)]
+        let ck = chroma * quadChromaShare
+        let k2 = [Float(0), Float(ck * ck), Float(ck * ck), Float(0)]
         let factors = levelFactors(levels: levels)
-        return NoiseReduction(model: model, transfer: propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa),
+        let kernel = plan.recipe.demosaic.makeKernel()
+        let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
+        return NoiseReduction(model: model, transfer: propagation(kernel: kernel, cfa: cfa),
                               thresholds: (0..<4).map { p in factors.map { $0.map { weights[p] * Float($0) * k2[p] } } },
                               lumaStrength: Float(luma), chromaStrength: Float(chroma),
-                              a: SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)),
-                              b: SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z)))
+                              fullResolution: FullResolution(kernel: kernel, cfa: cfa, luma: luma, chroma: chroma, a: a, b: b),
+                              shrinksPlane: k2.map { $0 > 0 }, a: a, b: b)
     }
 
     /// Per level j, the variance of each detail band of unit white noise (horizontal, vertical,
@@ -243,6 +262,14 @@ struct NoiseReduction: Sendable {
         return need
     }
 
+    /// The full-resolution stage on the demosaiced planes of a tile (`FullResolution.apply`): the
+    /// tile ± (`reach` − `fullResolutionReach`) is denoised, reading the tile ± `reach`. Nothing
+    /// without it.
+    func applyFullResolution(_ p: OutputTransform.Planes, width tw: Int, height th: Int, reach: Int) {
+        guard let fullResolution else { return }
+        fullResolution.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, margin: reach - FullResolution.reach)
+    }
+
     /// Denoises the balanced mosaic region `m` (`rw × rh` photosites, its (0, 0) at image
     /// (`rx`, `ry`); `cfa` the image's pattern at image (0, 0)) in place, everywhere at least
     /// `mosaicReach` photosites from the region's edge (the rest is left as it was).
@@ -251,7 +278,7 @@ struct NoiseReduction: Sendable {
         let qw = (rw - bx0) / 2, qh = (rh - by0) / 2
         let R = Self.needs(levels: Self.levels)[0]
         let tw = qw - 2 * R, th = qh - 2 * R
-        guard tw > 0, th > 0 else { return }
+        guard tw > 0, th > 0, shrinksPlane.contains(true) else { return }
         // Offsets of R, G₁, G₂, B within a quad (anchored at even image coordinates).
         var red = 0, blue = 0, greens: [Int] = []
         for i in 0..<4 {
@@ -300,6 +327,10 @@ struct NoiseReduction: Sendable {
             }
             let sigma = (sr, sg, sb)
             for (plane, out, p) in [(Y, yOut, 0), (U, uOut, 1), (V, vOut, 2), (D, dOut, 3)] {
+                guard shrinksPlane[p] else {
+                    for y in 0..<th { (out + y * tw).update(from: plane + (y + R) * qw + R, count: tw) }
+                    continue
+                }
                 Self.shrink(plane, ew: qw, origin: R, width: tw, height: th, thresholds: thresholds[p], window: Self.windowRadius,
                             sigma: sigma, scratch: scratch, into: out)
             }
