@@ -1,5 +1,6 @@
 // bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown]
 //                [--algorithms a,b] [--no-speed] [--no-quality]
+//                [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]
 //
 // Mosaics each image of a test set (8-bit values / 255 as they are, no linearisation, RGGB),
 // demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image
@@ -8,7 +9,9 @@
 // must give bit-identical interiors) and "saturated" (the eight colour PNGs scikit-image 0.24.0
 // ships, extracted by `make demosaic-sets` into DIR, plus three generated saturated scenes, see
 // `SaturatedScenes`). Then speed in MP/s on a deterministic 6000×4000 (24 MP) synthetic mosaic
-// with 1 and 2 workers, best of 3.
+// with 1 and 2 workers, best of 3, and again on a saturated-set photograph (default coffee) tiled by
+// mirroring to the same size. For `adaptive` it also prints the share of blocks that ran MLRI per set
+// and speed scene; `--adaptive` sets its slope ramp (and window, ε, MLRI radii) for tuning.
 import DarkroomCore
 import DarkroomIO
 import Foundation
@@ -23,6 +26,11 @@ struct Options {
     var algorithms = DemosaicAlgorithm.allCases
     var speed = true
     var quality = true
+    /// `--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]`: the adaptive demosaic's slope ramp and window (tuning).
+    var adaptive = AdaptiveDemosaic()
+    /// `--speed-saturated NAME`: the saturated-set image tiled (mirrored) to 6000×4000 for a
+    /// second speed scene (default coffee; "none" skips it).
+    var speedSaturated = "coffee"
 }
 
 func parseOptions() -> Options? {
@@ -42,6 +50,19 @@ func parseOptions() -> Options? {
                 print("--set needs one of \(BenchSet.allCases.map(\.rawValue).joined(separator: "|"))"); return nil
             }
             o.set = set
+        case "--adaptive":
+            let parts = (args.popFirst() ?? "").split(separator: ",").compactMap { Float(String($0)) }
+            guard (2...6).contains(parts.count), parts.count != 5 else {
+                print("--adaptive needs LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]"); return nil
+            }
+            let d = AdaptiveDemosaic()
+            o.adaptive = AdaptiveDemosaic(
+                residual: parts.count == 6 ? MLRIDemosaic(greenRadius: Int(parts[4]), colourRadius: Int(parts[5])) : d.residual,
+                window: parts.count >= 3 ? Int(parts[2]) : d.window, epsilon: parts.count >= 4 ? parts[3] : d.epsilon,
+                lowerSlope: parts[0], upperSlope: parts[1])
+        case "--speed-saturated":
+            guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
+            o.speedSaturated = v
         case "--saturated-dir":
             guard let v = args.popFirst() else { print("--saturated-dir needs a directory"); return nil }
             o.saturatedDirectory = v
@@ -58,7 +79,7 @@ func parseOptions() -> Options? {
             o.algorithms = algs
         case "-h", "--help":
             print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
-                + "[--algorithms a,b] [--no-speed] [--no-quality]")
+                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
@@ -89,10 +110,23 @@ func loadKodak(_ dir: String) -> [KodakImage] {
     return out
 }
 
+/// The kernel benchmarked for `alg` (the adaptive one as `--adaptive` sets it, counting into
+/// `statistics` when given).
+func kernel(_ alg: DemosaicAlgorithm, statistics: AdaptiveDemosaicStatistics? = nil) -> any DemosaicKernel {
+    guard alg == .adaptive else { return alg.makeKernel() }
+    var k = adaptiveKernel
+    k.statistics = statistics
+    return k
+}
+
+/// Per set, the adaptive demosaic's block counters (set by `measure`).
+nonisolated(unsafe) var adaptiveStatistics: [String: AdaptiveDemosaicStatistics] = [:]
+nonisolated(unsafe) var currentSet = ""
+
 func cpsnr(_ alg: DemosaicAlgorithm, _ k: KodakImage, cfa: CFAPattern) -> Double {
     let w = k.image.width, h = k.image.height
     let mosaic = DemosaicEvaluation.mosaic(interleaved: k.floats, width: w, height: h, channels: k.image.channels, cfa: cfa)
-    let out = DemosaicTiler(kernel: alg.makeKernel()).run(mosaic: mosaic, width: w, height: h, cfa: cfa)
+    let out = DemosaicTiler(kernel: kernel(alg, statistics: adaptiveStatistics[currentSet])).run(mosaic: mosaic, width: w, height: h, cfa: cfa)
     return DemosaicEvaluation.cpsnr(reference: k.image.pixels, channels: k.image.channels, width: w, height: h,
                                     red: out.red, green: out.green, blue: out.blue)
 }
@@ -109,15 +143,15 @@ func orderCheck(_ alg: DemosaicAlgorithm, _ k: KodakImage, dx: Int, dy: Int) -> 
         croppedRef[(y * cw + x) * ch + c] = k.image.pixels[((y + dy) * w + x + dx) * ch + c]
     } } }
     let cfa = CFAPattern.rggb.shifted(dx: dx, dy: dy)
-    let kernel = alg.makeKernel()
-    let full = DemosaicTiler(kernel: kernel).run(
+    let demosaicKernel = kernel(alg)
+    let full = DemosaicTiler(kernel: demosaicKernel).run(
         mosaic: DemosaicEvaluation.mosaic(interleaved: k.floats, width: w, height: h, channels: ch, cfa: .rggb),
         width: w, height: h, cfa: .rggb)
-    let part = DemosaicTiler(kernel: kernel).run(
+    let part = DemosaicTiler(kernel: demosaicKernel).run(
         mosaic: DemosaicEvaluation.mosaic(interleaved: croppedRGB, width: cw, height: chh, channels: ch, cfa: cfa),
         width: cw, height: chh, cfa: cfa)
     var mismatches = 0
-    let e = kernel.halo + 1
+    let e = demosaicKernel.halo + 1
     for y in e..<(chh - e) { for x in e..<(cw - e) {
         let i = (y + dy) * w + x + dx, j = y * cw + x
         if full.red[i] != part.red[j] || full.green[i] != part.green[j] || full.blue[i] != part.blue[j] { mismatches += 1 }
@@ -128,8 +162,9 @@ func orderCheck(_ alg: DemosaicAlgorithm, _ k: KodakImage, dx: Int, dy: Int) -> 
 }
 
 /// Best-of-3 megapixels per second for demosaicing `mosaic` with `workers` threads.
-func speed(_ alg: DemosaicAlgorithm, mosaic: [Float], width: Int, height: Int, workers: Int) -> Double {
-    let tiler = DemosaicTiler(kernel: alg.makeKernel(), tileSize: 256, workers: workers)
+func speed(_ alg: DemosaicAlgorithm, mosaic: [Float], width: Int, height: Int, workers: Int,
+           statistics: AdaptiveDemosaicStatistics? = nil) -> Double {
+    let tiler = DemosaicTiler(kernel: kernel(alg, statistics: statistics), tileSize: 256, workers: workers)
     var best = Double.infinity
     for _ in 0..<3 {
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -162,7 +197,24 @@ func syntheticMosaic(width: Int, height: Int) -> [Float] {
     return out
 }
 
+/// `image` (interleaved, `channels` per pixel) repeated to `width × height` by mirroring about its
+/// edges (no seams), then mosaicked RGGB.
+func tiledMosaic(_ k: KodakImage, width: Int, height: Int) -> [Float] {
+    let iw = k.image.width, ih = k.image.height, ch = k.image.channels
+    func mirror(_ i: Int, _ n: Int) -> Int { let p = i % (2 * n); return p < n ? p : 2 * n - 1 - p }
+    var rgb = [Float](repeating: 0, count: width * height * 3)
+    for y in 0..<height {
+        let sy = mirror(y, ih)
+        for x in 0..<width {
+            let s = (sy * iw + mirror(x, iw)) * ch
+            for c in 0..<3 { rgb[(y * width + x) * 3 + c] = k.floats[s + c] }
+        }
+    }
+    return DemosaicEvaluation.mosaic(interleaved: rgb, width: width, height: height, cfa: .rggb)
+}
+
 guard let options = parseOptions() else { exit(2) }
+let adaptiveKernel = options.adaptive
 let wantKodak = options.set != .saturated, wantSaturated = options.set != .kodak24
 var kodak: [KodakImage] = []
 var saturated: [KodakImage] = []
@@ -176,6 +228,14 @@ if options.quality && wantSaturated {
 }
 let algs = options.algorithms
 
+func statisticsLine(_ st: AdaptiveDemosaicStatistics) -> String {
+    let b = st.blocks
+    let a = adaptiveKernel
+    return "adaptive (slope \(a.lowerSlope) → \(a.upperSlope), \(2 * a.window + 1)² window, ε \(a.epsilon), MLRI \(2 * a.residual.greenRadius + 1)²/\(2 * a.residual.colourRadius + 1)², \(a.blockSize)² blocks): "
+        + "\(b.residual) of \(b.total) blocks ran MLRI (\(fmt(100 * Double(b.residual) / Double(max(b.total, 1)), 1)) %); "
+        + "MLRI computed \(fmt(100 * st.residualWork, 1)) % of a dense MLRI's pixels"
+}
+
 func fmt(_ v: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", v) }
 func row(_ cells: [String]) -> String { options.markdown ? "| " + cells.joined(separator: " | ") + " |" : cells.joined(separator: "\t") }
 func header(_ cells: [String]) {
@@ -186,6 +246,9 @@ func header(_ cells: [String]) {
 /// Prints the per-image CPSNR table of `set` (with each image's mean chroma) and returns the
 /// mean CPSNR per algorithm over the whole set and over its photographs (names not "synth-…").
 func measure(_ title: String, _ set: [KodakImage]) -> (all: [DemosaicAlgorithm: Double], photos: [DemosaicAlgorithm: Double]) {
+    currentSet = title
+    adaptiveStatistics[title] = AdaptiveDemosaicStatistics()
+    defer { currentSet = "" }
     let chroma = set.map(meanChroma)
     let setChroma = chroma.reduce(0, +) / Double(set.count)
     print(options.markdown ? "\n### CPSNR (dB), \(title) (\(set.count) images, mean chroma \(fmt(setChroma, 1)) %)\n"
@@ -219,6 +282,9 @@ func measure(_ title: String, _ set: [KodakImage]) -> (all: [DemosaicAlgorithm: 
     for (i, a) in algs.enumerated() { means[a] = sums[i] / Double(set.count) }
     let bold = { (t: String) in options.markdown ? "**" + t + "**" : t }
     print(row([bold("mean"), "", fmt(setChroma, 1)] + algs.map { bold(fmt(means[$0] ?? 0)) }))
+    if algs.contains(.adaptive), let st = adaptiveStatistics[title] {
+        print(statisticsLine(st))
+    }
     return (means, photoMeans)
 }
 
@@ -270,9 +336,30 @@ if options.speed {
     print(options.markdown ? "\n### Speed (MP/s, \(w)×\(h) synthetic RGGB mosaic, 256² tiles + halo, best of 3)\n" : "\nSpeed (MP/s, \(w)x\(h), best of 3)")
     header(["algorithm", "halo", "CPSNR Kodak", "CPSNR saturated", "1 worker", "2 workers"])
     for a in algs {
+        let st = AdaptiveDemosaicStatistics()
         let s1 = speed(a, mosaic: big, width: w, height: h, workers: 1)
-        let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2)
+        let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2, statistics: a == .adaptive ? st : nil)
         print(row([a.rawValue, "\(a.halo)", kodakMeans[a].map { fmt($0) } ?? "–", saturatedMeans[a].map { fmt($0) } ?? "–",
                   fmt(s1, 1), fmt(s2, 1)]))
+        if a == .adaptive { print(statisticsLine(st)) }
+    }
+    // The same on a saturated photograph tiled (mirrored) to the same size.
+    if options.speedSaturated != "none" {
+        let photos = loadSkimage(options.saturatedDirectory) ?? []
+        if let photo = photos.first(where: { $0.name == options.speedSaturated }) {
+            let sat = tiledMosaic(photo, width: w, height: h)
+            print(options.markdown ? "\n### Speed on \(photo.name) tiled (mirrored) to \(w)×\(h) (MP/s, best of 3)\n"
+                : "\nSpeed on \(photo.name) tiled to \(w)x\(h) (MP/s, best of 3)")
+            header(["algorithm", "1 worker", "2 workers"])
+            for a in algs {
+                let st = AdaptiveDemosaicStatistics()
+                let s1 = speed(a, mosaic: sat, width: w, height: h, workers: 1)
+                let s2 = speed(a, mosaic: sat, width: w, height: h, workers: 2, statistics: a == .adaptive ? st : nil)
+                print(row([a.rawValue, fmt(s1, 1), fmt(s2, 1)]))
+                if a == .adaptive { print(statisticsLine(st)) }
+            }
+        } else {
+            print("bench-demosaic: no saturated-set image \(options.speedSaturated) in \(options.saturatedDirectory)")
+        }
     }
 }

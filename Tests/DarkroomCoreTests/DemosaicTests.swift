@@ -45,7 +45,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
 
 @Suite struct DemosaicTests {
     @Test func algorithmsAndDefault() {
-        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg"])
+        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg", "adaptive"])
         #expect(DemosaicAlgorithm.default == .msg)
         #expect(DemosaicAlgorithm.bilinear.halo == 1)
         #expect(DemosaicAlgorithm.malvar.halo == 2)
@@ -55,6 +55,8 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
         #expect(DemosaicAlgorithm.mlri.halo == 27)
         #expect(DemosaicAlgorithm.hybrid.halo == 27)
         #expect(DemosaicAlgorithm.msg.halo == 17)
+        #expect(DemosaicAlgorithm.adaptive.halo == 27)
+        #expect(AdaptiveDemosaic(window: 30).halo == 37)
         #expect(HybridDemosaic(window: 30).halo == 37)
         #expect(MLRIDemosaic(greenRadius: 5, colourRadius: 3).halo == 2 * 5 + 2 * 3 + 11)
         #expect(DemosaicAlgorithm(rawValue: "gbtf") == .gbtf)
@@ -85,7 +87,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
         let kernel = algorithm.makeKernel()
         let w = 2 * kernel.halo + 10, h = w
         let c: (Float, Float, Float) = (0.1, 0.7, 0.33)
-        let tolerance: Float = algorithm == .mlri || algorithm == .hybrid ? 2e-6 : 2e-7
+        let tolerance: Float = algorithm == .mlri || algorithm == .hybrid || algorithm == .adaptive ? 2e-6 : 2e-7
         for cfa in CFAPattern.all {
             let out = run(kernel, mosaic(w, h, cfa) { _, _ in c }, w, h, cfa)
             #expect(out.r.allSatisfy { abs($0 - c.0) <= tolerance })
@@ -111,7 +113,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
     }
 
     /// Adaptive kernels keep a grey ramp a ramp: monotone rows, within 10⁻³ of the truth.
-    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid, .msg], cfaNames)
+    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid, .msg, .adaptive], cfaNames)
     func adaptiveKernelsKeepGreyRamps(algorithm: DemosaicAlgorithm, cfaName: String) throws {
         let cfa = try #require(CFAPattern(name: cfaName))
         let kernel = algorithm.makeKernel()

@@ -26,7 +26,7 @@ import Testing
 
     /// Regions of every width from the minimum up to three chunks more, at both column phases,
     /// give the whole image's bits at distance ≥ halo (every vectorised kernel).
-    @Test(arguments: [DemosaicAlgorithm.gbtf, .mlri, .rcd, .ahd, .hybrid, .msg])
+    @Test(arguments: [DemosaicAlgorithm.gbtf, .mlri, .rcd, .ahd, .hybrid, .msg, .adaptive])
     func everyRegionWidthMatchesWholeImage(algorithm: DemosaicAlgorithm) {
         let kernel = algorithm.makeKernel(), halo = kernel.halo
         let w = 2 * halo + 40, h = 2 * halo + 6
@@ -35,7 +35,7 @@ import Testing
         let whole = run(kernel, m, w, h, .gbrg)
         var mismatches = 0
         for x0 in 0..<2 {
-            for rw in stride(from: 2 * halo + 2, through: w - x0, by: algorithm == .mlri || algorithm == .hybrid ? 7 : 1) {
+            for rw in stride(from: 2 * halo + 2, through: w - x0, by: algorithm == .mlri || algorithm == .hybrid || algorithm == .adaptive ? 7 : 1) {
                 var region = [Float](repeating: 0, count: rw * h)
                 for y in 0..<h { for x in 0..<rw { region[y * rw + x] = m[y * w + x + x0] } }
                 let part = run(kernel, region, rw, h, CFAPattern.gbrg.shifted(dx: x0, dy: 0))

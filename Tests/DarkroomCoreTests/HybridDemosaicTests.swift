@@ -63,31 +63,52 @@ import Testing
     /// MSG: `mlri + 0.7 · (msg − mlri)`.
     @Test(arguments: CFAPattern.all)
     func weightEnds(cfa: CFAPattern) {
-        let hybrid = HybridDemosaic(), w = 2 * hybrid.halo + 20, h = 2 * hybrid.halo + 12, e = hybrid.halo
-        func run(_ kernel: any DemosaicKernel, _ m: [Float]) -> [[Float]] {
-            var r = [Float](repeating: 0, count: w * h), g = r, b = r
-            m.withUnsafeBufferPointer { mp in r.withUnsafeMutableBufferPointer { rp in
-                g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
-                    guard let mb = mp.baseAddress, let rb = rp.baseAddress, let gb = gp.baseAddress, let bb = bp.baseAddress else { return }
-                    kernel.demosaic(mosaic: mb, width: w, height: h, cfa: cfa, red: rb, green: gb, blue: bb)
-                } }
-            } }
-            return [r, g, b]
-        }
-        func mosaic(_ f: (Int, Int, CFAColor) -> Float) -> [Float] {
-            (0..<(w * h)).map { f($0 % w, $0 / w, cfa.color(x: $0 % w, y: $0 / w)) }
-        }
-        let texture = mosaic { x, y, c in c == .green ? 0.5 + 0.3 * Float(sin(Double(x) * 0.9 + Double(y * y) * 0.07)) : (c == .red ? 0.3 : 0.6) }
-        let ramp = mosaic { x, _, c in Float(x) / 256 + (c == .red ? 0.125 : c == .green ? 0.25 : 0.375) }
-        for (m, share) in [(texture, Float(0)), (ramp, 0.7)] {
-            let out = run(hybrid, m), a = run(MSGDemosaic(), m), b = run(MLRIDemosaic(), m)
-            var mismatches = 0
-            for p in 0..<3 { for y in e..<(h - e) { for x in e..<(w - e) {
-                let i = y * w + x
-                let expected = b[p][i] + share * (a[p][i] - b[p][i])
-                if out[p][i].bitPattern != expected.bitPattern { mismatches += 1 }
-            } } }
+        let hybrid = HybridDemosaic(), e = hybrid.halo
+        let harness = BlendEndsHarness(width: 2 * e + 20, height: 2 * e + 12, cfa: cfa)
+        for (m, share) in [(harness.texture, Float(0)), (harness.ramp, 0.7)] {
+            let mismatches = harness.mismatches(hybrid, m, inset: e) { msg, mlri in mlri + share * (msg - mlri) }
             #expect(mismatches == 0, "share \(share), \(cfa)")
         }
+    }
+}
+
+/// The two blend tests' harness (`HybridDemosaicTests.weightEnds`, `AdaptiveDemosaicTests.shareEnds`):
+/// a `width` × `height` mosaic of `cfa` with textured green over flat red and blue (inter-channel
+/// slope ≈ 0), a pure ramp (no band-pass at all: slope ε/ε = 1), and a kernel's three planes of a mosaic.
+struct BlendEndsHarness {
+    let width: Int, height: Int, cfa: CFAPattern
+
+    func mosaic(_ f: (Int, Int, CFAColor) -> Float) -> [Float] {
+        (0..<(width * height)).map { f($0 % width, $0 / width, cfa.color(x: $0 % width, y: $0 / width)) }
+    }
+
+    var texture: [Float] {
+        mosaic { x, y, c in c == .green ? 0.5 + 0.3 * Float(sin(Double(x) * 0.9 + Double(y * y) * 0.07)) : (c == .red ? 0.3 : 0.6) }
+    }
+
+    var ramp: [Float] { mosaic { x, _, c in Float(x) / 256 + (c == .red ? 0.125 : c == .green ? 0.25 : 0.375) } }
+
+    /// How many of `kernel`'s values on `m`, `inset` or more pixels from every edge, differ in their
+    /// bits from `expected(msg, mlri)` of MSG's and MLRI's values at the same place.
+    func mismatches(_ kernel: any DemosaicKernel, _ m: [Float], inset e: Int, expected: (Float, Float) -> Float) -> Int {
+        let out = run(kernel, m), a = run(MSGDemosaic(), m), b = run(MLRIDemosaic(), m)
+        var count = 0
+        for p in 0..<3 { for y in e..<(height - e) { for x in e..<(width - e) {
+            let i = y * width + x
+            if out[p][i].bitPattern != expected(a[p][i], b[p][i]).bitPattern { count += 1 }
+        } } }
+        return count
+    }
+
+    func run(_ kernel: any DemosaicKernel, _ m: [Float]) -> [[Float]] {
+        let w = width, h = height, cfa = cfa
+        var r = [Float](repeating: 0, count: w * h), g = r, b = r
+        m.withUnsafeBufferPointer { mp in r.withUnsafeMutableBufferPointer { rp in
+            g.withUnsafeMutableBufferPointer { gp in b.withUnsafeMutableBufferPointer { bp in
+                guard let mb = mp.baseAddress, let rb = rp.baseAddress, let gb = gp.baseAddress, let bb = bp.baseAddress else { return }
+                kernel.demosaic(mosaic: mb, width: w, height: h, cfa: cfa, red: rb, green: gb, blue: bb)
+            } }
+        } }
+        return [r, g, b]
     }
 }

@@ -128,16 +128,73 @@ struct LensResamplerTests {
         #expect(Self.resampleWhole(img, width: w, height: h, modifier: Identity()) == img)
     }
 
-    /// `img` (interleaved RGB) made planar and resampled through `modifier` in one whole-image tile.
+    /// `sourceArea` is exactly the taps `sample` reads (position clamped, NaN → 0, taps clamped),
+    /// for blocks of every width 1…11 with positions inside, outside, infinite and NaN.
+    @Test(arguments: 1...11)
+    func sourceAreaHoldsEveryTap(tileWidth: Int) {
+        let w = 57, h = 43, th = 3, rowStride = 6 * 16
+        var state: UInt64 = 0x2545_F491_4F6C_DD1D &+ UInt64(tileWidth)
+        func next() -> Float {
+            state ^= state << 13; state ^= state >> 7; state ^= state << 17
+            return Float(state % 100_000) / 100_000
+        }
+        for trial in 0..<200 {
+            // A centre and spread per trial; some trials put one NaN or infinite coordinate in.
+            let cx = next() * 70 - 6, cy = next() * 56 - 6, spread = next() * 9
+            var positions = [Float](repeating: 0, count: rowStride * th)
+            for ty in 0..<th { for k in 0..<(tileWidth * 6) {
+                positions[ty * rowStride + k] = (k % 2 == 0 ? cx : cy) + (next() - 0.5) * spread
+            } }
+            if trial % 7 == 3 { positions[(trial % th) * rowStride + trial % (tileWidth * 6)] = .nan }
+            if trial % 11 == 5 { positions[(trial % th) * rowStride + trial % (tileWidth * 6)] = trial % 2 == 0 ? .infinity : -.infinity }
+            let area = positions.withUnsafeBufferPointer {
+                LensResampler.sourceArea(positions: $0.baseAddress!, rowStride: rowStride, tileWidth: tileWidth, tileHeight: th,
+                                         width: w, height: h)
+            }
+            // The taps by `sample`'s own clamping.
+            var x0 = Int.max, y0 = Int.max, x1 = Int.min, y1 = Int.min
+            for ty in 0..<th { for i in 0..<(tileWidth * 3) {
+                let x = positions[ty * rowStride + 2 * i], y = positions[ty * rowStride + 2 * i + 1]
+                let px = x > 0 ? min(x, Float(w - 1)) : 0, py = y > 0 ? min(y, Float(h - 1)) : 0
+                let ix = Int(px.rounded(.down)), iy = Int(py.rounded(.down))
+                x0 = min(x0, max(ix - 1, 0)); x1 = max(x1, min(ix + 2, w - 1))
+                y0 = min(y0, max(iy - 1, 0)); y1 = max(y1, min(iy + 2, h - 1))
+            } }
+            let exact = PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+            let hasNaN = positions.contains { $0.isNaN || $0.isInfinite }
+            #expect(area.contains(exact), "trial \(trial): \(area) misses taps of \(exact)")
+            // Tight unless a NaN or an infinity widened it (to start at 0).
+            if !hasNaN { #expect(area == exact, "trial \(trial)") }
+        }
+    }
+
+    /// `img` (interleaved RGB) made planar and resampled through `modifier` in one whole-image tile,
+    /// reading only the planes' `sourceArea` (copied out of the whole image, so a read outside it
+    /// would return garbage and fail the comparisons).
     static func resampleWhole(_ img: [Float], width w: Int, height h: Int, modifier: some LensModifier) -> [Float] {
-        let planar = (0..<3).flatMap { c in (0..<(w * h)).map { img[$0 * 3 + c] } }
+        let tile = PixelRect(x: 0, y: 0, width: w, height: h)
+        let (_, rowStride) = LensResampler.positionLayout(of: tile, width: w)
+        var positions = [Float](repeating: 0, count: rowStride * h)
+        positions.withUnsafeMutableBufferPointer { LensResampler.tilePositions(modifier, tile: tile, width: w, into: $0.baseAddress!) }
+        let area = positions.withUnsafeBufferPointer {
+            LensResampler.sourceArea(positions: $0.baseAddress!, rowStride: rowStride, tileWidth: w, tileHeight: h, width: w, height: h)
+        }
+        let planar = (0..<3).flatMap { c in
+            (area.y..<area.maxY).flatMap { y in (area.x..<area.maxX).map { x in img[(y * w + x) * 3 + c] } }
+        }
         var out = [Float](repeating: -1, count: w * h * 3)
+        var planes = [Float](repeating: -1, count: w * h * 3)
         planar.withUnsafeBufferPointer { s in
-            out.withUnsafeMutableBufferPointer { o in
-                LensResampler.resamplePlanar(s.baseAddress!, planeStride: w * h, width: w, height: h, modifier: modifier,
-                                             tile: PixelRect(x: 0, y: 0, width: w, height: h), into: o.baseAddress!)
+            positions.withUnsafeBufferPointer { p in
+                planes.withUnsafeMutableBufferPointer { o in
+                    let r = o.baseAddress!
+                    LensResampler.resamplePlanar(s.baseAddress!, area: area, width: w, height: h, positions: p.baseAddress!,
+                                                 rowStride: rowStride, tileWidth: w, tileHeight: h,
+                                                 red: r, green: r + w * h, blue: r + 2 * w * h, outStride: w)
+                }
             }
         }
+        for i in 0..<(w * h) { for c in 0..<3 { out[i * 3 + c] = planes[c * w * h + i] } }
         return out
     }
 }

@@ -14,7 +14,7 @@ extension TileRenderer {
             balanced.withUnsafeBufferPointer { bal in
                 let source: TileSource = bal.isEmpty ? .mosaic(src) : .balanced(bal)
                 rgb.withUnsafeMutableBufferPointer { f in
-                    runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!, planar: false), kernel: kernel)
+                    runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!), kernel: kernel)
                 }
             }
         }

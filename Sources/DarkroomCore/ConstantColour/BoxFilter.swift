@@ -66,7 +66,7 @@ public enum BoxFilter {
     }
 }
 
-/// A buffer's base pointer handed to row-band workers, each of which writes only its own rows
+/// A buffer's base pointer handed to row-band workers, each of which writes only its own rows (or element)
 /// (so sharing it across threads is safe).
 struct RowBuffer<T>: @unchecked Sendable {
     let p: UnsafeMutablePointer<T>

@@ -2,19 +2,22 @@ import Dispatch
 import Foundation
 import Synchronization
 
-/// Runs a `LensCorrection` on the staged, demosaiced image (`TileRenderer`'s whole-image path).
+/// Runs a `LensCorrection` on demosaiced camera RGB: per output tile from the planes of just the
+/// source area it reads (`TileRenderer.renderLensTile`: `tilePositions`, `sourceArea`,
+/// `correctVignetting(planes:)`, `resamplePlanar`), or from a staged whole image when a
+/// whole-image OpcodeList3 needs one anyway (`correctVignetting`, `resample`).
 ///
 /// - Vignetting: a gain on linear, white-balanced camera RGB after the demosaic (and noise
-///   reduction and sharpening), in the uncorrected geometry, for the whole image before any
-///   resample (the lens darkened the scene where it was projected, so the gain belongs to the
-///   source positions).
+///   reduction and sharpening), in the uncorrected geometry, before the resample (the lens
+///   darkened the scene where it was projected, so the gain belongs to the source positions).
 /// - Distortion and TCA: one resample per output tile. The lens model gives each corrected
 ///   pixel's source position per channel; each channel is then read there with the DNG warp
 ///   opcodes' bicubic kernel (`WarpBicubic`: Keys A = −0.75, 4×4 taps, weights tabulated at
 ///   1/32 pixel), taps outside the image clamped to its edge, results kept ≥ 0.
 ///
 /// Both ask the model for fixed blocks of `block` columns starting at multiples of `block`, so
-/// every pixel's numbers are computed the same way whatever the tile size or thread count.
+/// every pixel's numbers are computed the same way whatever the tile size, source area or
+/// thread count.
 public enum LensResampler {
     /// Columns per call into the lens model (the fixed blocks that keep output tile-independent).
     public static let block = 64
@@ -69,80 +72,154 @@ public enum LensResampler {
         }
     }
 
-    /// Applies the vignetting gain to a whole planar image (`planeStride` floats from the red
-    /// plane to the green, and from the green to the blue), rows spread over `threads` workers:
-    /// the gain of each fixed column block is asked of the model once (`vignettingGains`), then
-    /// multiplies the three planes.
-    public static func correctVignettingPlanar(_ image: UnsafeMutablePointer<Float>, planeStride: Int, width: Int, height: Int,
-                                               modifier: any LensModifier, threads: Int) {
-        let workers = max(1, min(threads > 0 ? threads : ProcessInfo.processInfo.activeProcessorCount, height))
-        let next = Atomic<Int>(0)
-        let shared = SharedImage(base: image)
-        DispatchQueue.concurrentPerform(iterations: workers) { _ in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer in
-                let gains = buffer.baseAddress!
-                while true {
-                    let y = next.wrappingAdd(1, ordering: .relaxed).oldValue
-                    if y >= height { break }
-                    let row = shared.base + y * width
-                    var x0 = 0
-                    while x0 < width {
-                        let n = min(block, width - x0)
-                        modifier.vignettingGains(x0: x0, y: y, count: n, into: gains)
-                        for c in 0..<3 {
-                            let plane = row + c * planeStride + x0
-                            for i in 0..<n { plane[i] *= gains[i] }
-                        }
-                        x0 += n
+    /// The first column of the fixed blocks that cover `tile` and the number of floats a row of
+    /// its positions takes (6 per pixel, from that column to the end of the last block).
+    public static func positionLayout(of tile: PixelRect, width: Int) -> (firstColumn: Int, rowStride: Int) {
+        let bx0 = (tile.x / block) * block
+        let bx1 = min(((tile.maxX + block - 1) / block) * block, width)
+        return (bx0, (bx1 - bx0) * 6)
+    }
+
+    /// Source positions of every pixel of `tile`, row by row (`positionLayout`: row `ty` starts at
+    /// `positions + ty * rowStride` with the pixel at `firstColumn`), asked block by block as the
+    /// resample of a whole image asks them.
+    public static func tilePositions(_ modifier: any LensModifier, tile: PixelRect, width: Int,
+                                     into positions: UnsafeMutablePointer<Float>) {
+        let (bx0, rowStride) = positionLayout(of: tile, width: width)
+        for ty in 0..<tile.height {
+            sourcePositions(modifier, columns: bx0..<(bx0 + rowStride / 6), y: tile.y + ty, into: positions + ty * rowStride)
+        }
+    }
+
+    /// The part of the `width × height` image that the bicubic reads at `positions` touch (a
+    /// `tileWidth × tileHeight` block of pixels, `rowStride` floats from one row's first pixel to
+    /// the next): each position clamped to the image as `sample` clamps it (NaN → 0), then its
+    /// 4×4 taps, clamped too. `resamplePlanar` reads nothing outside it.
+    public static func sourceArea(positions: UnsafePointer<Float>, rowStride: Int, tileWidth: Int, tileHeight: Int,
+                                  width: Int, height: Int) -> PixelRect {
+        // The clamp is monotone, so the clamped bounds are the clamped raw bounds: min and max
+        // eight floats (four x, y pairs) at a time, NaN skipped by the comparisons and caught by the
+        // sum (then the area starts at 0, where `sample` reads a NaN position).
+        typealias V = SIMD8<Float>
+        var lo = V(repeating: .infinity), hi = V(repeating: -.infinity), sum = V()
+        let count = tileWidth * 6
+        for ty in 0..<tileHeight {
+            let row = UnsafeRawPointer(positions + ty * rowStride)
+            var k = 0
+            while k + 8 <= count {
+                let v = (row + k * 4).loadUnaligned(as: V.self)
+                lo = lo.replacing(with: v, where: v .< lo)
+                hi = hi.replacing(with: v, where: v .> hi)
+                sum += v
+                k += 8
+            }
+            // The rest (fewer than four pairs) a pair at a time, into lanes 0 and 1.
+            while k < count {
+                let pair = positions + ty * rowStride + k
+                let v = V(pair[0], pair[1], .nan, .nan, .nan, .nan, .nan, .nan)
+                lo = lo.replacing(with: v, where: v .< lo)
+                hi = hi.replacing(with: v, where: v .> hi)
+                sum += V(v[0], v[1], 0, 0, 0, 0, 0, 0)
+                k += 2
+            }
+        }
+        func clamp(_ v: Float, _ last: Int) -> Float { v > 0 ? min(v, Float(last)) : 0 }
+        let finite = (sum.sum()).isFinite
+        let loX = finite ? clamp(min(min(lo[0], lo[2]), min(lo[4], lo[6])), width - 1) : 0
+        let loY = finite ? clamp(min(min(lo[1], lo[3]), min(lo[5], lo[7])), height - 1) : 0
+        let hiX = clamp(max(max(hi[0], hi[2]), max(hi[4], hi[6])), width - 1)
+        let hiY = clamp(max(max(hi[1], hi[3]), max(hi[5], hi[7])), height - 1)
+        let x0 = max(Int(loX.rounded(.down)) - 1, 0), y0 = max(Int(loY.rounded(.down)) - 1, 0)
+        let x1 = min(Int(hiX.rounded(.down)) + 2, width - 1), y1 = min(Int(hiY.rounded(.down)) + 2, height - 1)
+        return PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1)
+    }
+
+    /// Applies the vignetting gain to three planes holding `area` of the uncorrected image (red,
+    /// then green, then blue, `area.width` floats a row, `area.width × area.height` a plane; the
+    /// image is `width` pixels wide). The gains are asked of the model in the fixed column blocks
+    /// a whole image's rows are asked in, so every pixel gets the same gain whatever the area.
+    public static func correctVignetting(planes base: UnsafeMutablePointer<Float>, area: PixelRect, width: Int,
+                                         modifier: any LensModifier) {
+        let plane = area.width * area.height
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: block) { buffer in
+            let gains = buffer.baseAddress!
+            for y in area.y..<area.maxY {
+                let row = base + (y - area.y) * area.width - area.x
+                var x0 = (area.x / block) * block
+                while x0 < area.maxX {
+                    let n = min(block, width - x0)
+                    modifier.vignettingGains(x0: x0, y: y, count: n, into: gains)
+                    let g = gains - x0
+                    for c in 0..<3 {
+                        let p = row + c * plane
+                        for x in max(x0, area.x)..<min(x0 + n, area.maxX) { p[x] *= g[x] }
                     }
+                    x0 += n
                 }
             }
         }
     }
 
-    /// `resample` for a planar source (`planeStride` floats from one channel's plane to the next):
-    /// each channel's 4×4 window is four contiguous SIMD4 rows of its own plane, so TCA's per-channel
-    /// windows cost no more than coinciding ones.
-    public static func resamplePlanar(_ source: UnsafePointer<Float>, planeStride: Int, width: Int, height: Int,
-                                      modifier: any LensModifier, tile: PixelRect, into rgb: UnsafeMutablePointer<Float>) {
-        let bx0 = (tile.x / block) * block
-        let bx1 = min(((tile.maxX + block - 1) / block) * block, width)
-        let span = bx1 - bx0
+    /// The resample of one output tile from three planes holding `area` of the uncorrected
+    /// `width × height` image (laid out as `correctVignetting(planes:)` takes them; `sourceArea`
+    /// of the positions must lie inside it), at `positions` (`tileWidth × tileHeight` pixels,
+    /// `rowStride` floats a row, 6 per pixel). Writes the three corrected planes `red`, `green`,
+    /// `blue` (`outStride` floats a row). Each channel's 4×4 window is four contiguous SIMD4 rows
+    /// of its own plane, so TCA's per-channel windows cost no more than coinciding ones; the
+    /// window's taps and weights are those `sample` uses, so the values equal a whole image's.
+    public static func resamplePlanar(_ source: UnsafePointer<Float>, area: PixelRect, width: Int, height: Int,
+                                      positions: UnsafePointer<Float>, rowStride: Int, tileWidth: Int, tileHeight: Int,
+                                      red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                                      blue: UnsafeMutablePointer<Float>, outStride: Int) {
+        let plane = area.width * area.height
+        WarpBicubic.weights.withUnsafeBufferPointer { table in
+            for ty in 0..<tileHeight {
+                let rowPositions = positions + ty * rowStride
+                // One channel at a time along the row (few live values: no spills in the loop).
+                resampleRow(source, area: area, width: width, height: height, positions: rowPositions, count: tileWidth,
+                            into: red + ty * outStride, weights: table.baseAddress!)
+                resampleRow(source + plane, area: area, width: width, height: height, positions: rowPositions + 2, count: tileWidth,
+                            into: green + ty * outStride, weights: table.baseAddress!)
+                resampleRow(source + 2 * plane, area: area, width: width, height: height, positions: rowPositions + 4,
+                            count: tileWidth, into: blue + ty * outStride, weights: table.baseAddress!)
+            }
+        }
+    }
+
+    /// One channel of `resamplePlanar` for `count` pixels: the channel's plane holding `area`, its
+    /// (x, y) for pixel i at `positions + 6 i`.
+    @inline(never)
+    static func resampleRow(_ channel: UnsafePointer<Float>, area: PixelRect, width: Int, height: Int,
+                            positions: UnsafePointer<Float>, count: Int, into out: UnsafeMutablePointer<Float>,
+                            weights: UnsafePointer<Float>) {
         let n = Float(WarpBicubic.subsamples)
         let last = WarpBicubic.subsamples - 1
         let maxX = Float(width - 3), maxY = Float(height - 3)
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: span * 6) { buffer in
-            let positions = buffer.baseAddress!
-            WarpBicubic.weights.withUnsafeBufferPointer { table in
-                let wt = UnsafeRawPointer(table.baseAddress!)
-                for ty in 0..<tile.height {
-                    sourcePositions(modifier, columns: bx0..<bx1, y: tile.y + ty, into: positions)
-                    let out = rgb + ty * tile.width * 3
-                    for tx in 0..<tile.width {
-                        let p = positions + (tile.x + tx - bx0) * 6
-                        for c in 0..<3 {
-                            let x = p[2 * c], y = p[2 * c + 1]
-                            let plane = source + c * planeStride
-                            if x >= 1, y >= 1, x < maxX, y < maxY {
-                                let fx0 = x.rounded(.down), fy0 = y.rounded(.down)
-                                let fx = min(Int((x - fx0) * n), last), fy = min(Int((y - fy0) * n), last)
-                                let w = wt + (fy * WarpBicubic.subsamples + fx) * 64
-                                var row = UnsafeRawPointer(plane + (Int(fy0) - 1) * width + Int(fx0) - 1)
-                                let rowBytes = width * MemoryLayout<Float>.size
-                                var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
-                                for i in 1..<4 {
-                                    row += rowBytes
-                                    acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + i * 16).loadUnaligned(as: SIMD4<Float>.self)
-                                }
-                                let v = (acc[0] + acc[1]) + (acc[2] + acc[3])
-                                out[tx * 3 + c] = v > 0 ? v : 0
-                            } else {
-                                out[tx * 3 + c] = sample(plane, width: width, height: height, x: x, y: y, channel: 0,
-                                                         pixelStride: 1, weights: table.baseAddress!)
-                            }
-                        }
-                    }
-                }
+        let shift = WarpBicubic.subsamples.trailingZeroBitCount
+        let rowBytes = area.width * MemoryLayout<Float>.size
+        let wt = UnsafeRawPointer(weights)
+        // The window's top-left tap for the area's (0, 0) is at image (area.x + 1, area.y + 1) - 1.
+        let origin = UnsafeRawPointer(channel - (area.y + 1) * area.width - (area.x + 1))
+        for i in 0..<count {
+            let x = positions[6 * i], y = positions[6 * i + 1]
+            if x >= 1, y >= 1, x < maxX, y < maxY {
+                // x · 32 is exact and x ≥ 1, so its integer part is floor(x) · 32 plus the table's
+                // fraction index: `sample`'s floor and index without rounding.
+                let sx = Int(x * n), sy = Int(y * n)
+                let w = wt + ((sy & last) * WarpBicubic.subsamples + (sx & last)) * 64
+                var row = origin + ((sy >> shift) * area.width + (sx >> shift)) * MemoryLayout<Float>.size
+                var acc = row.loadUnaligned(as: SIMD4<Float>.self) * w.loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 16).loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 32).loadUnaligned(as: SIMD4<Float>.self)
+                row += rowBytes
+                acc += row.loadUnaligned(as: SIMD4<Float>.self) * (w + 48).loadUnaligned(as: SIMD4<Float>.self)
+                let s = (acc[0] + acc[1]) + (acc[2] + acc[3])
+                out[i] = s > 0 ? s : 0
+            } else {
+                out[i] = sample(channel, width: width, height: height, x: x, y: y, channel: 0, pixelStride: 1,
+                                origin: (area.x, area.y), rowPixels: area.width, weights: weights)
             }
         }
     }
@@ -209,11 +286,14 @@ public enum LensResampler {
         return true
     }
 
-    /// One channel of interleaved RGB at (x, y) by `WarpBicubic`'s tabulated kernel: position
-    /// clamped to the image (NaN → 0), taps beyond the edge clamped to it, result ≥ 0.
+    /// One channel at (x, y) of a `width × height` image by `WarpBicubic`'s tabulated kernel:
+    /// position clamped to the image (NaN → 0), taps beyond the edge clamped to it, result ≥ 0.
+    /// `s` holds the image from pixel `origin` on, `rowPixels` pixels a row (default: the whole
+    /// image), `pixelStride` floats a pixel (3: interleaved RGB, read at `channel`).
     @inline(__always)
     static func sample(_ s: UnsafePointer<Float>, width: Int, height: Int, x: Float, y: Float, channel: Int,
-                       pixelStride: Int = 3, weights: UnsafePointer<Float>) -> Float {
+                       pixelStride: Int = 3, origin: (x: Int, y: Int) = (0, 0), rowPixels: Int? = nil,
+                       weights: UnsafePointer<Float>) -> Float {
         let n = Float(WarpBicubic.subsamples)
         let cx = x > 0 ? min(x, Float(width - 1)) : 0
         let cy = y > 0 ? min(y, Float(height - 1)) : 0
@@ -223,17 +303,18 @@ public enum LensResampler {
         let fy = min(Int((cy - fy0) * n), WarpBicubic.subsamples - 1)
         let w = weights + (fy * WarpBicubic.subsamples + fx) * 16
         var total: Float = 0
-        let ps = pixelStride
+        let ps = pixelStride, rw = rowPixels ?? width
+        let base = s - (origin.y * rw + origin.x) * ps + channel
         if ix >= 0, iy >= 0, ix + 3 < width, iy + 3 < height {
-            var row = s + (iy * width + ix) * ps + channel
+            var row = base + (iy * rw + ix) * ps
             for i in 0..<4 {
                 total += w[i * 4] * row[0] + w[i * 4 + 1] * row[ps] + w[i * 4 + 2] * row[2 * ps] + w[i * 4 + 3] * row[3 * ps]
-                row += width * ps
+                row += rw * ps
             }
         } else {
             for i in 0..<4 {
                 let sy = min(max(iy + i, 0), height - 1)
-                let row = s + sy * width * ps + channel
+                let row = base + sy * rw * ps
                 for j in 0..<4 {
                     let sx = min(max(ix + j, 0), width - 1)
                     total += w[i * 4 + j] * row[sx * ps]

@@ -76,7 +76,7 @@ struct HighlightRecovery: Sendable {
             let out = AnalysisSink(num: numBuf.baseAddress!, den: denBuf.baseAddress!, flags: flagBuf.baseAddress!)
             let workers = max(1, min(plan.recipe.threads > 0 ? plan.recipe.threads : ProcessInfo.processInfo.activeProcessorCount, gh))
             let next = Atomic<Int>(0)
-            let input = SourceBox(source: source)
+            let input = TileRenderer.SourceBox(source: source)
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 var rows = [Float](repeating: 0, count: (S + 4) * W * spp)
                 var cellNum = [Double](repeating: 0, count: 9 * gw), cellDen = cellNum
@@ -124,9 +124,6 @@ struct HighlightRecovery: Sendable {
         } }
         return HighlightRecovery(gridWidth: gw, gridHeight: gh, ratios: ratios, reached: reached, usable: usable)
     }
-
-    /// The read-only input shared by the analysis workers.
-    struct SourceBox: @unchecked Sendable { let source: TileRenderer.TileSource }
 
     struct AnalysisSink: @unchecked Sendable {
         let num: UnsafeMutablePointer<Double>, den: UnsafeMutablePointer<Double>

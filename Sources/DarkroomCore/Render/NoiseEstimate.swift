@@ -72,15 +72,15 @@ extension NoiseModel {
         // level) are then gathered in band order, so every sum runs in the same order as one thread's.
         let bandStarts = Array(stride(from: 0, to: bandCount, by: step))
         var perBand = [[(c: Int, bin: Int, v: Double, level: Double)]](repeating: [], count: bandStarts.count)
-        let colours = colourOf, shared = UnsafeSendable(source)
+        let colours = colourOf, shared = TileRenderer.SourceBox(source: source)
         perBand.withUnsafeMutableBufferPointer { results in
-            let out = UnsafeSendable(results)
+            let out = RowBuffer(results.baseAddress!)
             DispatchQueue.concurrentPerform(iterations: bandStarts.count) { i in
                 var band = [Float](repeating: 0, count: rows * W)
                 var found: [(c: Int, bin: Int, v: Double, level: Double)] = []
                 let y0 = margin + bandStarts[i] * B      // first centre row; rows y0 − margin … y0 + B + margin − 1 are read
                 band.withUnsafeMutableBufferPointer { buf in
-                    TileRenderer.balancedRegion(plan: plan, source: shared.value, into: buf.baseAddress!, rx: 0, ry: y0 - margin, rw: W,
+                    TileRenderer.balancedRegion(plan: plan, source: shared.source, into: buf.baseAddress!, rx: 0, ry: y0 - margin, rw: W,
                                                 ix0: 0, ix1: W, iy0: y0 - margin, iy1: y0 + B + margin)
                 }
                 band.withUnsafeBufferPointer { m in
@@ -110,7 +110,7 @@ extension NoiseModel {
                         }
                     }
                 }
-                out.value[i] = found
+                out.p[i] = found
             }
         }
         for found in perBand {
@@ -233,10 +233,4 @@ extension NoiseModel {
         let head = source == "NoiseProfile" ? "NoiseProfile S \(s), O \(o)" : "estimated from the image: S=\(s), O=\(o)"
         return head + String(format: "; σ at mid-grey %.4f", sigmaAtMidGrey)
     }
-}
-
-/// A buffer handed to concurrently running bands that each write their own element.
-private struct UnsafeSendable<T>: @unchecked Sendable {
-    let value: T
-    init(_ value: T) { self.value = value }
 }

@@ -46,17 +46,14 @@ public enum TileRenderer {
                 let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
                 let denoise = NoiseReduction.resolve(plan: plan, source: source)
                 let sharpen = CaptureSharpening.resolve(plan: plan, source: source, denoise: denoise)
-                // A lens correction (`LensResampler`) needs the whole demosaiced image too.
+                // A lens correction (`LensResampler`) demosaics each output tile's source area on its own
+                // (`renderLensTile`), unless a whole-image List3 stages the image anyway.
                 let lens = plan.lens.flatMap { $0.isActive ? $0 : nil }
-                let wholeList3 = plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage
-                if wholeList3 || lens != nil {
+                if plan.opcodeList3 != nil && plan.opcodeList3NeedsWholeImage {
                     // …and List3 on the full demosaiced image (every sample is stored by a tile: no zero-fill).
-                    // A lens resample without a whole-image List3 stages three planes (each channel's
-                    // bicubic window is then 4 contiguous samples per row); List3 works on interleaved RGB.
-                    let planar = !wholeList3 && lens?.isGeometric == true && lens?.modifier != nil
                     var rgbFull: [Float] = .uninitialized(count: W * H * 3)
                     rgbFull.withUnsafeMutableBufferPointer { f in
-                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!, planar: planar),
+                        runTiles(over: full, plan: plan, raw: raw, source: source, target: .store(f.baseAddress!),
                                  kernel: kernel, highlights: highlights, denoise: denoise, sharpen: sharpen)
                     }
                     if let list3 = plan.opcodeList3, plan.opcodeList3NeedsWholeImage {
@@ -65,22 +62,17 @@ public enum TileRenderer {
                     }
                     if let lens, lens.correctsVignetting, let modifier = lens.modifier {
                         rgbFull.withUnsafeMutableBufferPointer { f in
-                            if planar {
-                                LensResampler.correctVignettingPlanar(f.baseAddress!, planeStride: W * H, width: W, height: H,
-                                                                      modifier: modifier, threads: plan.recipe.threads)
-                            } else {
-                                LensResampler.correctVignetting(f.baseAddress!, width: W, height: H, modifier: modifier,
-                                                                threads: plan.recipe.threads)
-                            }
+                            LensResampler.correctVignetting(f.baseAddress!, width: W, height: H, modifier: modifier,
+                                                            threads: plan.recipe.threads)
                         }
                     }
                     rgbFull.withUnsafeBufferPointer { f in
-                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f, planar: planar), target: encode,
+                        runTiles(over: plan.crop, plan: plan, raw: raw, source: .demosaiced(f), target: encode,
                                  kernel: kernel, highlights: highlights, lens: lens?.isGeometric == true ? lens?.modifier : nil)
                     }
                 } else {
                     runTiles(over: plan.crop, plan: plan, raw: raw, source: source, target: encode, kernel: kernel,
-                             highlights: highlights, denoise: denoise, sharpen: sharpen)
+                             highlights: highlights, denoise: denoise, sharpen: sharpen, lensTiles: lens.flatMap(LensTiles.init))
                 }
             }
         }
@@ -155,24 +147,29 @@ public enum TileRenderer {
         case mosaic(UnsafeBufferPointer<UInt16>)
         /// A full linearised, OpcodeList2-applied, balanced image (`samplesPerPixel` interleaved).
         case balanced(UnsafeBufferPointer<Float>)
-        /// A full demosaiced, OpcodeList3-applied RGB image: interleaved, or three planes
-        /// (`planar`, red then green then blue, `width × height` each; only with a lens resample).
-        case demosaiced(UnsafeBufferPointer<Float>, planar: Bool)
+        /// A full demosaiced, OpcodeList3-applied, interleaved RGB image.
+        case demosaiced(UnsafeBufferPointer<Float>)
     }
+
+    /// A `TileSource` shared read-only by the workers of a whole-image analysis (highlight
+    /// reconstruction's, the noise estimate's).
+    struct SourceBox: @unchecked Sendable { let source: TileSource }
 
     /// Where a tile's demosaiced RGB goes.
     enum TileTarget {
         case encode(OutputTransform, OutputSink)
-        /// Store balanced camera RGB into a full `width × height × 3` buffer: interleaved, or as
-        /// three `width × height` planes (`planar`).
-        case store(UnsafeMutablePointer<Float>, planar: Bool)
+        /// Store balanced camera RGB into a full `width × height × 3` interleaved buffer.
+        case store(UnsafeMutablePointer<Float>)
+        /// Store balanced camera RGB of `area` (tiles inside it) as three planes, red then green then
+        /// blue, `area.width` floats a row and `area.width × area.height` a plane.
+        case planes(UnsafeMutablePointer<Float>, area: PixelRect)
     }
 
     /// Tiles `area` and spreads them over the workers.
     static func runTiles(over area: PixelRect, plan: DevelopPlan, raw: RawImage, source: TileSource,
                          target: TileTarget, kernel: (any DemosaicKernel)?, highlights: HighlightRecovery? = nil,
                          denoise: NoiseReduction? = nil, sharpen: CaptureSharpening? = nil,
-                         lens: (any LensModifier)? = nil) {
+                         lens: (any LensModifier)? = nil, lensTiles: LensTiles? = nil) {
         let tileSize = plan.recipe.tileSize
         var tiles: [PixelRect] = []
         var ty = area.y
@@ -196,13 +193,18 @@ public enum TileRenderer {
         let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
             + (denoise != nil ? NoiseReduction.mosaicReach : 0)
         let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
-                          filterReach: filterReach, halo: halo, lens: lens)
+                          filterReach: filterReach, halo: halo, lens: lens, lensTiles: lensTiles)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
             var scratch = TileScratch(maxTile: tileSize, halo: halo)
+            var lensScratch = LensScratch()
             while true {
                 let i = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 if i >= tileList.count { break }
-                renderTile(tileList[i], plan: plan, job: job, kernel: kernel, scratch: &scratch)
+                if job.lensTiles != nil {
+                    renderLensTile(tileList[i], plan: plan, job: job, kernel: kernel, scratch: &scratch, lensScratch: &lensScratch)
+                } else {
+                    renderTile(tileList[i], plan: plan, job: job, kernel: kernel, scratch: &scratch)
+                }
             }
         }
         _ = raw
@@ -211,7 +213,7 @@ public enum TileRenderer {
     /// Source and target shared by all workers (read-only source, disjoint writes).
     struct TileJob: @unchecked Sendable {
         let source: TileSource
-        let target: TileTarget
+        var target: TileTarget
         /// Highlight reconstruction for this image (nil: none).
         let highlights: HighlightRecovery?
         /// Noise reduction on the balanced mosaic before the demosaic (nil: none; only for mosaics).
@@ -224,7 +226,9 @@ public enum TileRenderer {
         /// `highlights`, `filterReach`, and `NoiseReduction.mosaicReach` for `denoise`.
         let halo: Int
         /// Distortion/TCA resample of a `.demosaiced` source (`LensResampler`; nil: copy).
-        let lens: (any LensModifier)?
+        var lens: (any LensModifier)?
+        /// A lens correction run tile by tile (`renderLensTile`; nil: none).
+        var lensTiles: LensTiles? = nil
     }
 
     /// Stage 1 (and pointwise OpcodeList2, and optionally white balance) for the in-image rows
@@ -352,14 +356,9 @@ public enum TileRenderer {
             // The tile's camera RGB ends up either as planes (straight from the demosaic) or
             // interleaved in `rgb` (full-colour sources, a staged image, pointwise OpcodeList3).
             var planes: OutputTransform.Planes?
-            if case .demosaiced(let full, let planar) = job.source, let lens = job.lens {
-                if planar {
-                    LensResampler.resamplePlanar(full.baseAddress!, planeStride: W * H, width: W, height: H, modifier: lens,
-                                                 tile: tile, into: rgb)
-                } else {
-                    LensResampler.resample(full.baseAddress!, width: W, height: H, modifier: lens, tile: tile, into: rgb)
-                }
-            } else if case .demosaiced(let full, _) = job.source {
+            if case .demosaiced(let full) = job.source, let lens = job.lens {
+                LensResampler.resample(full.baseAddress!, width: W, height: H, modifier: lens, tile: tile, into: rgb)
+            } else if case .demosaiced(let full) = job.source {
                 for y in 0..<th {
                     (rgb + y * tw * 3).update(from: full.baseAddress! + ((tile.y + y) * W + tile.x) * 3, count: tw * 3)
                 }
@@ -452,10 +451,10 @@ public enum TileRenderer {
                     return OutputTransform.Planes(r: red, g: green, b: blue, stride: tw)
                 }()
                 encoder.encode(planes: p, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
-            case .store(let full, let planar) where planar:
-                let plane = W * H
+            case .planes(let full, let area):
+                let plane = area.width * area.height
                 for y in 0..<th {
-                    let o = (tile.y + y) * W + tile.x
+                    let o = (tile.y - area.y + y) * area.width + tile.x - area.x
                     if let p = planes {
                         (full + o).update(from: p.r + y * p.stride, count: tw)
                         (full + plane + o).update(from: p.g + y * p.stride, count: tw)
@@ -467,7 +466,7 @@ public enum TileRenderer {
                         }
                     }
                 }
-            case .store(let full, _):
+            case .store(let full):
                 if let p = planes {
                     interleave(p, into: full + (tile.y * W + tile.x) * 3, width: tw, height: th, rowStride: W * 3)
                 } else {

@@ -128,16 +128,20 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
         gridXs.withUnsafeBufferPointer { xs in
         gridInverseWidths.withUnsafeBufferPointer { inv in
         exactCells.withUnsafeBufferPointer { cellFlags in
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: nodes * 6) { rowBuffer in
+            // (+2: the last node's displacements are read as eight floats.)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: nodes * 6 + 2) { rowBuffer in
                 let row = rowBuffer.baseAddress!
                 // Displacements of the node columns i0…i1+1 at row y.
                 let top = gb.baseAddress! + (gy * nx + i0) * 6, bottom = top + nx * 6
                 for k in 0..<(nodes * 6) { row[k] = top[k] + (bottom[k] - top[k]) * ty }
+                row[nodes * 6] = 0; row[nodes * 6 + 1] = 0
                 let fy = Float(y)
                 let cells = cellFlags.baseAddress! + gy * (nx - 1)
+                // The cell of x, min(x / step, nx − 2), stepped along the row (no division per pixel).
+                var i = i0
                 for j in 0..<count {
                     let x = x0 + j
-                    let i = min(x / step, nx - 2)
+                    while i < nx - 2 && x >= xs[i + 1] { i += 1 }
                     let out = positions + j * 6
                     if cells[i] != 0 {
                         exactSourcePositions(x0: x, y: y, count: 1, into: out)
@@ -146,6 +150,15 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
                     let tx = Float(x - xs[i]) * inv[i]
                     let a = row + (i - i0) * 6, b = a + 6
                     let fx = Float(x)
+                    if j + 1 < count {
+                        // Eight lanes at once (the last two spill into the next pixel, written after):
+                        // each lane the scalar operations below.
+                        let va = UnsafeRawPointer(a).loadUnaligned(as: SIMD8<Float>.self)
+                        let vb = UnsafeRawPointer(b).loadUnaligned(as: SIMD8<Float>.self)
+                        let f = SIMD8<Float>(fx, fy, fx, fy, fx, fy, fx, fy)
+                        UnsafeMutableRawPointer(out).storeBytes(of: f + (va + (vb - va) * tx), as: SIMD8<Float>.self)
+                        continue
+                    }
                     out[0] = fx + (a[0] + (b[0] - a[0]) * tx); out[1] = fy + (a[1] + (b[1] - a[1]) * tx)
                     out[2] = fx + (a[2] + (b[2] - a[2]) * tx); out[3] = fy + (a[3] + (b[3] - a[3]) * tx)
                     out[4] = fx + (a[4] + (b[4] - a[4]) * tx); out[5] = fy + (a[5] + (b[5] - a[5]) * tx)

@@ -23,6 +23,17 @@ enum DemosaicBorder {
     /// Runs of pixels whose window is whole take an eight-lane path (the same sums in the same
     /// order, so the same values); the outermost ring takes the general one.
     @inline(never)
+    /// For a kernel whose row loops need `2 · halo + 2` pixels a side: when the region is smaller,
+    /// fills all of it by the border rule (`fill` with the whole region as border) and returns true;
+    /// otherwise leaves the planes alone and returns false.
+    static func fillIfTooSmall(halo: Int, mosaic: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
+                               red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+                               blue: UnsafeMutablePointer<Float>) -> Bool {
+        guard width < 2 * halo + 2 || height < 2 * halo + 2 else { return false }
+        fill(mosaic: mosaic, width: width, height: height, cfa: cfa, inset: max(width, height), red: red, green: green, blue: blue)
+        return true
+    }
+
     static func fill(mosaic: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern, inset: Int,
                      red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                      blue: UnsafeMutablePointer<Float>) {

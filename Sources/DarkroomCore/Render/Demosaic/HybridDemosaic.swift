@@ -55,9 +55,16 @@ public struct HybridDemosaic: DemosaicKernel {
                 window: Int = 14, epsilon: Float = 1e-5, lowerSlope: Float = 0.5, upperSlope: Float = 1.0,
                 directionalShare: Float = 0.7) {
         self.directional = directional; self.residual = residual
-        self.window = max(1, window); self.epsilon = max(epsilon, 1e-12)
-        self.lowerSlope = lowerSlope; self.upperSlope = max(upperSlope, lowerSlope + 1e-3)
+        (self.window, self.epsilon, self.lowerSlope, self.upperSlope) =
+            Self.slopeParameters(window: window, epsilon: epsilon, lowerSlope: lowerSlope, upperSlope: upperSlope)
         self.directionalShare = min(max(directionalShare, 0), 1)
+    }
+
+    /// The slope's parameters as both slope-driven demosaics (this one and `AdaptiveDemosaic`) keep
+    /// them: a window of at least 1, ε of at least 10⁻¹², and an upper slope above the lower one.
+    static func slopeParameters(window: Int, epsilon: Float, lowerSlope: Float, upperSlope: Float)
+        -> (window: Int, epsilon: Float, lowerSlope: Float, upperSlope: Float) {
+        (max(1, window), max(epsilon, 1e-12), lowerSlope, max(upperSlope, lowerSlope + 1e-3))
     }
 
     public var halo: Int { max(directional.halo, residual.halo, window + 7) }
@@ -66,11 +73,8 @@ public struct HybridDemosaic: DemosaicKernel {
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
         let halo = self.halo
-        guard width >= 2 * halo + 2, height >= 2 * halo + 2 else {
-            DemosaicBorder.fill(mosaic: m, width: width, height: height, cfa: cfa, inset: max(width, height),
-                                red: red, green: green, blue: blue)
-            return
-        }
+        if DemosaicBorder.fillIfTooSmall(halo: halo, mosaic: m, width: width, height: height, cfa: cfa,
+                                         red: red, green: green, blue: blue) { return }
         let n = width * height
         let planeCount = 10
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * planeCount)

@@ -49,11 +49,8 @@ public struct MLRIDemosaic: DemosaicKernel {
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
         // Row loops run eight columns at a time; smaller regions than the contract's are all border.
-        guard width >= 2 * halo + 2, height >= 2 * halo + 2 else {
-            DemosaicBorder.fill(mosaic: m, width: width, height: height, cfa: cfa, inset: max(width, height),
-                                red: red, green: green, blue: blue)
-            return
-        }
+        if DemosaicBorder.fillIfTooSmall(halo: halo, mosaic: m, width: width, height: height, cfa: cfa,
+                                         red: red, green: green, blue: blue) { return }
         let n = max(width * height, 1)
         let planeCount = 21, rowCount = 16
         let scratch = UnsafeMutablePointer<Float>.allocate(capacity: n * planeCount + width * rowCount)
