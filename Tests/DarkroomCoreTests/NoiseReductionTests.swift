@@ -76,9 +76,11 @@ struct NoiseReductionTests {
     }
 
     /// Three ISO-like noise levels (σ at mid-grey 0.004, 0.009, 0.018 of the range): auto gains
-    /// ≥ 3, ≥ 4.5 and ≥ 6 dB (measured +3.60, +4.93, +6.37; the quad filter alone, before the
-    /// full-resolution stage, gained +2.9, +3.9, +5.0; a local Wiener filter after the demosaic
-    /// before that +1.7, +2.2, +3.3).
+    /// ≥ 3, ≥ 4.3 and ≥ 5.5 dB (measured +3.46, +4.55, +5.75 with the 3 × 3 energy windows and
+    /// L's orientations at the finest level only, the cost the whole-develop speed budget allows;
+    /// +3.60, +4.93, +6.37 with 5 × 5 windows and three orientations at every level; the quad
+    /// filter alone, before the full-resolution stage, gained +2.9, +3.9, +5.0; a local Wiener
+    /// filter after the demosaic before that +1.7, +2.2, +3.3).
     @Test func autoGainsAtMiddleAndHighNoise() throws {
         let clean = try Self.render(Self.raw(S: 0, O: 0, tag: false), .off)
         var gains: [Double] = []
@@ -90,8 +92,8 @@ struct NoiseReductionTests {
             gains.append(after - before)
         }
         #expect(gains[0] >= 3)
-        #expect(gains[1] >= 4.5)
-        #expect(gains[2] >= 6)
+        #expect(gains[1] >= 4.3)
+        #expect(gains[2] >= 5.5)
     }
 
     /// A flat field of one colour (no detail to keep) at the middle and high levels, for each of

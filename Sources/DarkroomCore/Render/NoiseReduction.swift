@@ -106,7 +106,7 @@ public struct NoiseModel: Sendable, Equatable {
 /// differenced along y, the transpose, and the diagonal rest), so the plane = c_L + Σ bands
 /// exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak, Kozintsev,
 /// Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w² over the
-/// 5 × 5 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of that band
+/// 3 × 3 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of that band
 /// (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and leaves the
 /// noise of the other two to be removed. σ²_c is taken at the quad's colour after one smoothing
 /// (c₁ of Y, U, V, clamped at 0). k is the colour strength (`NoiseReductionSpec`; 1 = the model)
@@ -123,8 +123,8 @@ struct NoiseReduction: Sendable {
     /// Wavelet levels on the half-resolution planes (dilations 1, 2 quads: 2, 4 photosites; a third
     /// level gains < 0.1 dB on the bench sets and doubles the reach).
     static let levels = 2
-    /// Radius of the energy window, in coefficients 2ʲ apart at level j (2: 5 × 5).
-    static let windowRadius = 2
+    /// Radius of the energy window, in coefficients 2ʲ apart at level j (1: 3 × 3).
+    static let windowRadius = Oriented3.window
     /// Mosaic context a tile needs beyond what the demosaic reads, in photosites (`needs` in quads,
     /// ×2, plus one for the quad anchoring at each end).
     static var mosaicReach: Int { 2 * needs(levels: levels)[0] + 2 }
@@ -133,7 +133,7 @@ struct NoiseReduction: Sendable {
     static let visibility = 0.001
     /// One line for `explain`: the method.
     static var summary: String {
-        "colour on the mosaic before the demosaic (à-trous wavelet of U, V per CFA quad, \(levels) levels × 3 orientations, local Wiener shrinkage, 5×5 energy window), then luminance and colour after it (L, Cr, Cb at full resolution, \(FullResolution.levels) levels, noise calibrated through the demosaic)"
+        "colour on the mosaic before the demosaic (à-trous wavelet of U, V per CFA quad, \(levels) levels × 3 orientations, local Wiener shrinkage, 3×3 energy window), then luminance and colour after it (L, Cr, Cb at full resolution, \(FullResolution.levels) levels, L in 3 orientations at the finest, 3×3 energy window, noise calibrated through the demosaic)"
     }
 
     let model: NoiseModel
@@ -290,138 +290,63 @@ struct NoiseReduction: Sendable {
         }
         guard greens.count == 2 else { return }
         let g1 = greens[0], g2 = greens[1]
-        let n = qw * qh, t = tw * th
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 11 + t * 7) { buffer in
+        // Rows `S` floats apart, with room for a last group of 8 and its taps (`shrinkInto`).
+        let S = (qw + 7) / 8 * 8 + 16, n = S * qh
+        // Planes: Y, U, V; next, spare, hx; σ²_R, σ²_G, σ²_B; ΔY, ΔU, ΔV; the rings of the bands
+        // and their window sums; three rows of w².
+        let ring = Self.ringRows(levels: Self.levels, window: Self.windowRadius) * S
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 12 + 2 * ring + 3 * S + 32) { buffer in
             let base = buffer.baseAddress!
-            let Y = base, U = base + n, V = base + 2 * n, D = base + 3 * n
-            let scratch = (4..<11).map { base + $0 * n }
-            let sr = base + 11 * n, sg = sr + t, sb = sg + t
-            let yOut = sb + t, uOut = yOut + t, vOut = uOut + t, dOut = vOut + t
+            let Y = base, U = base + n, V = base + 2 * n
+            let w = base + 12 * n
+            let planes = ShrinkPlanes(next: base + 3 * n, spare: base + 4 * n, hx: base + 5 * n, w: w, box: w + ring, w2: w + 2 * ring,
+                                      vr: base + 6 * n, vg: base + 7 * n, vb: base + 8 * n, stride: S)
+            let deltas = [base + 9 * n, base + 10 * n, base + 11 * n]
             for qy in 0..<qh {
                 let row = m + (by0 + 2 * qy) * rw + bx0
                 for qx in 0..<qw {
                     let q = row + 2 * qx
                     let r = q[red], ga = q[g1], gb = q[g2], b = q[blue]
-                    let gm = (ga + gb) * 0.5, i = qy * qw + qx
-                    Y[i] = (r + ga + gb + b) * 0.25; U[i] = r - gm; V[i] = b - gm; D[i] = ga - gb
+                    let gm = (ga + gb) * 0.5, i = qy * S + qx
+                    Y[i] = (r + ga + gb + b) * 0.25; U[i] = r - gm; V[i] = b - gm
                 }
             }
             // Per-channel noise variance at each output quad from its colour after one smoothing.
             let a = self.a, bv = self.b
-            for y in 0..<th {
-                for x in 0..<tw {
-                    let i = (y + R) * qw + x + R
+            for y in R..<(R + th) {
+                for x in R..<(R + tw) {
+                    let i = y * S + x
                     func smooth(_ p: UnsafeMutablePointer<Float>) -> Float {
-                        let up = p + i - qw, mid = p + i, down = p + i + qw
+                        let up = p + i - S, mid = p + i, down = p + i + S
                         let top = up[-1] + 2 * up[0] + up[1], centre = mid[-1] + 2 * mid[0] + mid[1]
                         let bottom = down[-1] + 2 * down[0] + down[1]
                         return (top + 2 * centre + bottom) * 0.0625
                     }
                     let ly = smooth(Y), lu = smooth(U), lv = smooth(V)
                     let lg = ly - (lu + lv) * 0.25
-                    let o = y * tw + x
-                    sr[o] = a.x * max(lg + lu, 0) + bv.x
-                    sg[o] = a.y * max(lg, 0) + bv.y
-                    sb[o] = a.z * max(lg + lv, 0) + bv.z
+                    planes.vr[i] = a.x * max(lg + lu, 0) + bv.x
+                    planes.vg[i] = a.y * max(lg, 0) + bv.y
+                    planes.vb[i] = a.z * max(lg + lv, 0) + bv.z
                 }
             }
-            let sigma = (sr, sg, sb)
-            for (plane, out, p) in [(Y, yOut, 0), (U, uOut, 1), (V, vOut, 2), (D, dOut, 3)] {
-                guard shrinksPlane[p] else {
-                    for y in 0..<th { (out + y * tw).update(from: plane + (y + R) * qw + R, count: tw) }
-                    continue
-                }
-                Self.shrink(plane, ew: qw, origin: R, width: tw, height: th, thresholds: thresholds[p], window: Self.windowRadius,
-                            sigma: sigma, scratch: scratch, into: out)
+            for (p, plane) in [Y, U, V].enumerated() {
+                for y in R..<(R + th) { (deltas[p] + y * S + R).initialize(repeating: 0, count: tw + 8) }
+                guard shrinksPlane[p] else { continue }
+                Self.shrinkInto(deltas[p], c: plane, planes: planes, origin: R, width: tw, height: th, thresholds: thresholds[p])
             }
-            for y in 0..<th {
-                let row = m + (by0 + 2 * (y + R)) * rw + bx0 + 2 * R
-                for x in 0..<tw {
-                    let i = y * tw + x, q = row + 2 * x
-                    let gm = yOut[i] - (uOut[i] + vOut[i]) * 0.25
-                    let values = (r: gm + uOut[i], ga: gm + dOut[i] * 0.5, gb: gm - dOut[i] * 0.5, b: gm + vOut[i])
-                    if q[red] < 1 { q[red] = values.r }
-                    if q[g1] < 1 { q[g1] = values.ga }
-                    if q[g2] < 1 { q[g2] = values.gb }
-                    if q[blue] < 1 { q[blue] = values.b }
+            // Only the changes go back (the inverse of Y, U, V with D unchanged), where not clipped.
+            let dY = deltas[0], dU = deltas[1], dV = deltas[2]
+            for y in R..<(R + th) {
+                let row = m + (by0 + 2 * y) * rw + bx0
+                for x in R..<(R + tw) {
+                    let i = y * S + x, q = row + 2 * x
+                    let dg = dY[i] - (dU[i] + dV[i]) * 0.25
+                    if q[red] < 1 { q[red] += dg + dU[i] }
+                    if q[g1] < 1 { q[g1] += dg }
+                    if q[g2] < 1 { q[g2] += dg }
+                    if q[blue] < 1 { q[blue] += dg + dV[i] }
                 }
             }
-        }
-    }
-
-    /// One plane through the à-trous transform with local Wiener shrinkage (see the type). `src`
-    /// is `ew` wide with the output at (`origin`, `origin`) and valid `needs(levels)[0]` around it;
-    /// `sigma` the per-channel noise variance per output sample; `thresholds[j][band]` level j's
-    /// noise weights (× k²) for its horizontal, vertical and diagonal details; `scratch` seven
-    /// `ew`-wide planes as tall as `src`; the result goes to `out` (tw × th).
-    static func shrink(_ src: UnsafeMutablePointer<Float>, ew: Int, origin R: Int, width tw: Int, height th: Int,
-                       thresholds: [[SIMD3<Float>]], window: Int,
-                       sigma: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
-                       scratch: [UnsafeMutablePointer<Float>],
-                       into out: UnsafeMutablePointer<Float>) {
-        let levels = thresholds.count
-        let need = needs(levels: levels, window: window)
-        var c = src, next = scratch[0], spare = scratch[1]
-        let hx = scratch[2], hy = scratch[3], band = scratch[4], w2 = scratch[5], box = scratch[6]
-        let (sr, sg, sb) = sigma
-        for y in 0..<th { for x in 0..<tw { out[y * tw + x] = 0 } }
-        for j in 0..<levels {
-            let d = 1 << j, nj = need[j], e = need[j + 1], dw = window << j
-            // hx = c_j smoothed along x, c_{j+1} = hx smoothed along y, over the output ± e.
-            for y in (R - nj)..<(R + th + nj) {
-                let row = c + y * ew, t = hx + y * ew
-                for x in (R - e)..<(R + tw + e) { t[x] = 0.5 * row[x] + 0.25 * (row[x - d] + row[x + d]) }
-            }
-            for y in (R - e)..<(R + th + e) {
-                let t0 = hx + (y - d) * ew, t1 = hx + y * ew, t2 = hx + (y + d) * ew, o = next + y * ew
-                for x in (R - e)..<(R + tw + e) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
-            }
-            // hy = c_j smoothed along y, over the output ± dw.
-            for y in (R - dw)..<(R + th + dw) {
-                let t0 = c + (y - d) * ew, t1 = c + y * ew, t2 = c + (y + d) * ew, o = hy + y * ew
-                for x in (R - dw)..<(R + tw + dw) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
-            }
-            for (bandIndex, T) in thresholds[j].enumerated() {
-                // The band over the output ± dw: hx − c_{j+1} (smoothed along x, differenced along y),
-                // hy − c_{j+1} (the transpose), c_j − hx − hy + c_{j+1} (diagonal); the three sum to w_j.
-                for y in (R - dw)..<(R + th + dw) {
-                    let cr = c + y * ew, nr = next + y * ew, xr = hx + y * ew, yr = hy + y * ew, o = band + y * ew, q = w2 + y * ew
-                    for x in (R - dw)..<(R + tw + dw) {
-                        let v: Float
-                        if bandIndex == 0 { v = xr[x] - nr[x] }
-                        else if bandIndex == 1 { v = yr[x] - nr[x] }
-                        else { v = (cr[x] - xr[x]) - (yr[x] - nr[x]) }
-                        o[x] = v; q[x] = v * v
-                    }
-                }
-                let taps = 2 * window + 1
-                let inverse = 1 / Float(taps * taps)
-                for y in (R - dw)..<(R + th + dw) {
-                    let q = w2 + y * ew, t = box + y * ew
-                    for x in R..<(R + tw) {
-                        var s: Float = 0
-                        for k in -window...window { s += q[x + k * d] }
-                        t[x] = s
-                    }
-                }
-                for y in 0..<th {
-                    let br = band + (y + R) * ew
-                    let o = out + y * tw, s0 = sr + y * tw, s1 = sg + y * tw, s2 = sb + y * tw
-                    for x in 0..<tw {
-                        var s: Float = 0
-                        for k in -window...window { s += box[(y + R + k * d) * ew + x + R] }
-                        let energy = s * inverse
-                        let noise = T.x * s0[x] + T.y * s1[x] + T.z * s2[x]
-                        let gain = energy > noise ? (energy - noise) / energy : 0
-                        o[x] += gain * br[x + R]
-                    }
-                }
-            }
-            c = next; next = spare; spare = c
-        }
-        for y in 0..<th {
-            let cr = c + (y + R) * ew + R, o = out + y * tw
-            for x in 0..<tw { o[x] += cr[x] }
         }
     }
 }
