@@ -89,28 +89,33 @@ public struct NoiseModel: Sendable, Equatable {
     }
 }
 
-/// Noise reduction on the white-balanced mosaic, before the demosaic, per tile (`TileRenderer`).
+/// Noise reduction in two places, per tile (`TileRenderer`): the colour on the white-balanced
+/// mosaic before the demosaic, then luminance and colour at full resolution after it
+/// (`FullResolution`).
 ///
 /// Before the demosaic the noise is what the model says: independent between photosites, with
 /// variance σ²_c = g_c·S_c·x + g_c²·O_c in balanced units (g_c the white-balance gain of CFA
 /// colour c, x the balanced signal); after it, interpolation has spread it over several pixels
-/// and into coarse colour blotches that no small window can tell from detail. So each 2 × 2 CFA
-/// quad (R, G₁, G₂, B, anchored at even image coordinates) becomes four half-resolution planes,
-/// Y = (R + G₁ + G₂ + B)/4, U = R − (G₁ + G₂)/2, V = B − (G₁ + G₂)/2, D = G₁ − G₂ (invertible),
-/// whose noise is white with variance (σ²_R + 2σ²_G + σ²_B)/16, σ²_R + σ²_G/2, σ²_B + σ²_G/2 and
-/// 2σ²_G. Each plane goes through an undecimated ("à trous") separable wavelet transform (Starck,
-/// Murtagh & Bijaoui 1998): c₀ = the plane, c_{j+1} = c_j smoothed by the linear-spline kernel
-/// [1, 2, 1]/4 dilated by 2ʲ along x then y; the detail c_j − c_{j+1} is split into three bands
-/// (smoothed along x and differenced along y, the transpose, and the diagonal rest), so the plane =
-/// c_L + Σ bands exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak,
-/// Kozintsev, Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w²
-/// over the 5 × 5 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of
-/// that band (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and
-/// leaves the noise of the other two to be removed. σ²_c is taken at the quad's colour after one
-/// smoothing (c₁ of Y, U, V, clamped at 0). k is the strength (`NoiseReductionSpec`; 1 = the
-/// model): the luminance strength for Y and D, the colour strength for U and V. Photosites at the clip (≥ 1)
-/// keep their value (highlight reconstruction reads them). Where the model's noise is 0 every gain
-/// is 1 and the quad is rebuilt as it came (up to float rounding).
+/// and into coarse colour blotches. So each 2 × 2 CFA quad (R, G₁, G₂, B, anchored at even image
+/// coordinates) becomes four half-resolution planes, Y = (R + G₁ + G₂ + B)/4, U = R − (G₁ + G₂)/2,
+/// V = B − (G₁ + G₂)/2, D = G₁ − G₂ (invertible), whose noise is white with variance
+/// (σ²_R + 2σ²_G + σ²_B)/16, σ²_R + σ²_G/2, σ²_B + σ²_G/2 and 2σ²_G. U and V (the colour) go
+/// through an undecimated ("à trous") separable wavelet transform (Starck, Murtagh & Bijaoui 1998):
+/// c₀ = the plane, c_{j+1} = c_j smoothed by the linear-spline kernel [1, 2, 1]/4 dilated by 2ʲ
+/// along x then y; the detail c_j − c_{j+1} is split into three bands (smoothed along x and
+/// differenced along y, the transpose, and the diagonal rest), so the plane = c_L + Σ bands
+/// exactly. Each band coefficient is shrunk by a locally adaptive Wiener gain (Mihçak, Kozintsev,
+/// Ramchandran & Moulin 1999): w′ = w · max(E − k²σ²_j, 0) / E, with E the mean of w² over the
+/// 3 × 3 coefficients 2ʲ apart around it and σ²_j = f_j · σ²_plane the noise variance of that band
+/// (f_j from the kernels, `levelFactors`); an edge puts its energy into one band and leaves the
+/// noise of the other two to be removed. σ²_c is taken at the quad's colour after one smoothing
+/// (c₁ of Y, U, V, clamped at 0). k is the colour strength (`NoiseReductionSpec`; 1 = the model)
+/// times `quadChromaShare`. Y (only the quad's mean: a quarter of a photosite's noise power) and D
+/// (G₁ − G₂: mostly the luminance's finest detail) are left alone here: the luminance is denoised
+/// whole after the demosaic. Photosites at the clip (≥ 1) keep their value (highlight
+/// reconstruction reads them). Only the changes go back (ΔG = ΔY − (ΔU + ΔV)/4 on both greens,
+/// ΔR = ΔG + ΔU, ΔB = ΔG + ΔV), so where the model's noise is 0 every gain is 1 and the mosaic is
+/// left exactly as it came. The transform runs in SIMD8 groups (`shrinkInto`).
 ///
 /// Every sum runs in a fixed order on the same samples whatever the tile (quads are anchored to
 /// the image, and the region is valid `mosaicReach` photosites around what the demosaic reads),
@@ -119,8 +124,8 @@ struct NoiseReduction: Sendable {
     /// Wavelet levels on the half-resolution planes (dilations 1, 2 quads: 2, 4 photosites; a third
     /// level gains < 0.1 dB on the bench sets and doubles the reach).
     static let levels = 2
-    /// Radius of the energy window, in coefficients 2ʲ apart at level j (2: 5 × 5).
-    static let windowRadius = 2
+    /// Radius of the energy window, in coefficients 2ʲ apart at level j (1: 3 × 3).
+    static let windowRadius = Oriented3.window
     /// Mosaic context a tile needs beyond what the demosaic reads, in photosites (`needs` in quads,
     /// ×2, plus one for the quad anchoring at each end).
     static var mosaicReach: Int { 2 * needs(levels: levels)[0] + 2 }
@@ -129,7 +134,7 @@ struct NoiseReduction: Sendable {
     static let visibility = 0.001
     /// One line for `explain`: the method.
     static var summary: String {
-        "on the mosaic before the demosaic: à-trous wavelet (\(levels) levels × 3 orientations, local Wiener shrinkage, 5×5 energy window) of Y, U, V, D per CFA quad"
+        "colour on the mosaic before the demosaic (à-trous wavelet of U, V per CFA quad, \(levels) levels × 3 orientations, local Wiener shrinkage, 3×3 energy window), then luminance and colour after it (L, Cr, Cb at full resolution, \(FullResolution.levels) levels, L in 3 orientations at the finest, 3×3 energy window, noise calibrated through the demosaic)"
     }
 
     let model: NoiseModel
@@ -140,6 +145,19 @@ struct NoiseReduction: Sendable {
     let thresholds: [[[SIMD3<Float>]]]
     let lumaStrength: Float
     let chromaStrength: Float
+    /// The full-resolution stage after the demosaic (`FullResolution`; nil when both strengths are 0).
+    let fullResolution: FullResolution?
+    /// Whether the quad path shrinks plane p (Y, U, V, D): U and V only (Y and D are luminance,
+    /// left to `fullResolution`), and only with a colour strength.
+    let shrinksPlane: [Bool]
+    /// Demosaiced context the full-resolution stage reads around what it outputs (0 without it).
+    var fullResolutionReach: Int { fullResolution == nil ? 0 : FullResolution.reach }
+    /// The quad path's colour strength as a share of the colour strength: the full-resolution
+    /// stage denoises Cr and Cb again after the demosaic, and U, V also carry some luminance
+    /// detail, so the quad path takes the coarse colour noise at 0.7 of the strength (0.5, 0.7
+    /// and 1 measured on bench-quality's two sets: 0.7 best on both; again with the 3 × 3
+    /// windows: 0.55 and 0.85 both lower than 0.7 on both sets).
+    static let quadChromaShare = 0.7
     /// Per channel: variance = a·x + b in balanced units.
     let a: SIMD3<Float>, b: SIMD3<Float>
 
@@ -159,13 +177,16 @@ struct NoiseReduction: Sendable {
         let av = g * model.scale, bv = g * g * model.offset
         guard let cfa = plan.cfa else { return nil }
         let weights: [SIMD3<Float>] = [SIMD3(1, 2, 1) / 16, SIMD3(1, 0.5, 0), SIMD3(0, 0.5, 1), SIMD3(0, 2, 0)]
-        let k2 = [Float(luma * luma), Float(chroma * chroma), Float(chroma * chroma), Float(luma * luma)]
+        let ck = chroma * quadChromaShare
+        let k2 = [Float(0), Float(ck * ck), Float(ck * ck), Float(0)]
         let factors = levelFactors(levels: levels)
-        return NoiseReduction(model: model, transfer: propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa),
+        let kernel = plan.recipe.demosaic.makeKernel()
+        let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
+        return NoiseReduction(model: model, transfer: propagation(kernel: kernel, cfa: cfa),
                               thresholds: (0..<4).map { p in factors.map { $0.map { weights[p] * Float($0) * k2[p] } } },
                               lumaStrength: Float(luma), chromaStrength: Float(chroma),
-                              a: SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)),
-                              b: SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z)))
+                              fullResolution: FullResolution(kernel: kernel, cfa: cfa, luma: luma, chroma: chroma, a: a, b: b),
+                              shrinksPlane: k2.map { $0 > 0 }, a: a, b: b)
     }
 
     /// Per level j, the variance of each detail band of unit white noise (horizontal, vertical,
@@ -243,6 +264,14 @@ struct NoiseReduction: Sendable {
         return need
     }
 
+    /// The full-resolution stage on the demosaiced planes of a tile (`FullResolution.apply`): the
+    /// tile ± (`reach` − `fullResolutionReach`) is denoised, reading the tile ± `reach`. Nothing
+    /// without it.
+    func applyFullResolution(_ p: OutputTransform.Planes, width tw: Int, height th: Int, reach: Int) {
+        guard let fullResolution else { return }
+        fullResolution.apply(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, margin: reach - FullResolution.reach)
+    }
+
     /// Denoises the balanced mosaic region `m` (`rw × rh` photosites, its (0, 0) at image
     /// (`rx`, `ry`); `cfa` the image's pattern at image (0, 0)) in place, everywhere at least
     /// `mosaicReach` photosites from the region's edge (the rest is left as it was).
@@ -251,7 +280,7 @@ struct NoiseReduction: Sendable {
         let qw = (rw - bx0) / 2, qh = (rh - by0) / 2
         let R = Self.needs(levels: Self.levels)[0]
         let tw = qw - 2 * R, th = qh - 2 * R
-        guard tw > 0, th > 0 else { return }
+        guard tw > 0, th > 0, shrinksPlane.contains(true) else { return }
         // Offsets of R, G₁, G₂, B within a quad (anchored at even image coordinates).
         var red = 0, blue = 0, greens: [Int] = []
         for i in 0..<4 {
@@ -263,134 +292,77 @@ struct NoiseReduction: Sendable {
         }
         guard greens.count == 2 else { return }
         let g1 = greens[0], g2 = greens[1]
-        let n = qw * qh, t = tw * th
-        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 11 + t * 7) { buffer in
+        // Rows `S` floats apart, with room for a last group of 8 and its taps (`shrinkInto`).
+        let S = (qw + 7) / 8 * 8 + 16, n = S * qh
+        // Planes: Y, U, V; next, spare, hx; σ²_R, σ²_G, σ²_B; ΔY, ΔU, ΔV; the rings of the bands
+        // and their window sums; three rows of w².
+        let ring = Self.ringRows(levels: Self.levels, window: Self.windowRadius) * S
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: n * 12 + 2 * ring + 3 * S + 32) { buffer in
             let base = buffer.baseAddress!
-            let Y = base, U = base + n, V = base + 2 * n, D = base + 3 * n
-            let scratch = (4..<11).map { base + $0 * n }
-            let sr = base + 11 * n, sg = sr + t, sb = sg + t
-            let yOut = sb + t, uOut = yOut + t, vOut = uOut + t, dOut = vOut + t
+            let Y = base, U = base + n, V = base + 2 * n
+            let w = base + 12 * n
+            let planes = ShrinkPlanes(next: base + 3 * n, spare: base + 4 * n, hx: base + 5 * n, w: w, box: w + ring, w2: w + 2 * ring,
+                                      vr: base + 6 * n, vg: base + 7 * n, vb: base + 8 * n, stride: S)
+            let deltas = [base + 9 * n, base + 10 * n, base + 11 * n]
             for qy in 0..<qh {
                 let row = m + (by0 + 2 * qy) * rw + bx0
                 for qx in 0..<qw {
                     let q = row + 2 * qx
                     let r = q[red], ga = q[g1], gb = q[g2], b = q[blue]
-                    let gm = (ga + gb) * 0.5, i = qy * qw + qx
-                    Y[i] = (r + ga + gb + b) * 0.25; U[i] = r - gm; V[i] = b - gm; D[i] = ga - gb
+                    let gm = (ga + gb) * 0.5, i = qy * S + qx
+                    Y[i] = (r + ga + gb + b) * 0.25; U[i] = r - gm; V[i] = b - gm
                 }
             }
-            // Per-channel noise variance at each output quad from its colour after one smoothing.
-            let a = self.a, bv = self.b
-            for y in 0..<th {
-                for x in 0..<tw {
-                    let i = (y + R) * qw + x + R
-                    func smooth(_ p: UnsafeMutablePointer<Float>) -> Float {
-                        let up = p + i - qw, mid = p + i, down = p + i + qw
-                        let top = up[-1] + 2 * up[0] + up[1], centre = mid[-1] + 2 * mid[0] + mid[1]
-                        let bottom = down[-1] + 2 * down[0] + down[1]
-                        return (top + 2 * centre + bottom) * 0.0625
-                    }
-                    let ly = smooth(Y), lu = smooth(U), lv = smooth(V)
-                    let lg = ly - (lu + lv) * 0.25
-                    let o = y * tw + x
-                    sr[o] = a.x * max(lg + lu, 0) + bv.x
-                    sg[o] = a.y * max(lg, 0) + bv.y
-                    sb[o] = a.z * max(lg + lv, 0) + bv.z
+            // Per-channel noise variance at each output quad from its colour after one smoothing
+            // (3 × 3 binomial, along x into the scratch planes, then along y; SIMD8 groups as in
+            // `shrinkInto`, whose scratch is free until it runs).
+            typealias Vec = SIMD8<Float>
+            @inline(__always) func load(_ p: UnsafePointer<Float>) -> Vec { UnsafeRawPointer(p).loadUnaligned(as: Vec.self) }
+            @inline(__always) func store(_ v: Vec, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vec.self) }
+            let quarter = Vec(repeating: 0.25), half = Vec(repeating: 0.5), zero = Vec()
+            let sY = planes.next, sU = planes.spare, sV = planes.hx
+            for (src, t) in [(Y, sY), (U, sU), (V, sV)] {
+                for y in (R - 1)..<(R + th + 1) {
+                    let row = src + y * S, out = t + y * S
+                    var x = R
+                    while x < R + tw { store(half * load(row + x) + quarter * (load(row + x - 1) + load(row + x + 1)), out + x); x += 8 }
                 }
             }
-            let sigma = (sr, sg, sb)
-            for (plane, out, p) in [(Y, yOut, 0), (U, uOut, 1), (V, vOut, 2), (D, dOut, 3)] {
-                Self.shrink(plane, ew: qw, origin: R, width: tw, height: th, thresholds: thresholds[p], window: Self.windowRadius,
-                            sigma: sigma, scratch: scratch, into: out)
-            }
-            for y in 0..<th {
-                let row = m + (by0 + 2 * (y + R)) * rw + bx0 + 2 * R
-                for x in 0..<tw {
-                    let i = y * tw + x, q = row + 2 * x
-                    let gm = yOut[i] - (uOut[i] + vOut[i]) * 0.25
-                    let values = (r: gm + uOut[i], ga: gm + dOut[i] * 0.5, gb: gm - dOut[i] * 0.5, b: gm + vOut[i])
-                    if q[red] < 1 { q[red] = values.r }
-                    if q[g1] < 1 { q[g1] = values.ga }
-                    if q[g2] < 1 { q[g2] = values.gb }
-                    if q[blue] < 1 { q[blue] = values.b }
+            let ar = Vec(repeating: a.x), ag = Vec(repeating: a.y), ab = Vec(repeating: a.z)
+            let br = Vec(repeating: b.x), bg = Vec(repeating: b.y), bb = Vec(repeating: b.z)
+            for y in R..<(R + th) {
+                var x = R
+                @inline(__always) func smooth(_ t: UnsafeMutablePointer<Float>) -> Vec {
+                    half * load(t + y * S + x) + quarter * (load(t + (y - 1) * S + x) + load(t + (y + 1) * S + x))
+                }
+                while x < R + tw {
+                    let ly = smooth(sY), lu = smooth(sU), lv = smooth(sV)
+                    let lg = ly - quarter * (lu + lv), lr = lg + lu, lb = lg + lv
+                    let i = y * S + x
+                    store(ar * lr.replacing(with: zero, where: lr .< zero) + br, planes.vr + i)
+                    store(ag * lg.replacing(with: zero, where: lg .< zero) + bg, planes.vg + i)
+                    store(ab * lb.replacing(with: zero, where: lb .< zero) + bb, planes.vb + i)
+                    x += 8
                 }
             }
-        }
-    }
-
-    /// One plane through the à-trous transform with local Wiener shrinkage (see the type). `src`
-    /// is `ew` wide with the output at (`origin`, `origin`) and valid `needs(levels)[0]` around it;
-    /// `sigma` the per-channel noise variance per output sample; `thresholds[j][band]` level j's
-    /// noise weights (× k²) for its horizontal, vertical and diagonal details; `scratch` seven
-    /// `ew`-wide planes as tall as `src`; the result goes to `out` (tw × th).
-    static func shrink(_ src: UnsafeMutablePointer<Float>, ew: Int, origin R: Int, width tw: Int, height th: Int,
-                       thresholds: [[SIMD3<Float>]], window: Int,
-                       sigma: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
-                       scratch: [UnsafeMutablePointer<Float>],
-                       into out: UnsafeMutablePointer<Float>) {
-        let levels = thresholds.count
-        let need = needs(levels: levels, window: window)
-        var c = src, next = scratch[0], spare = scratch[1]
-        let hx = scratch[2], hy = scratch[3], band = scratch[4], w2 = scratch[5], box = scratch[6]
-        let (sr, sg, sb) = sigma
-        for y in 0..<th { for x in 0..<tw { out[y * tw + x] = 0 } }
-        for j in 0..<levels {
-            let d = 1 << j, nj = need[j], e = need[j + 1], dw = window << j
-            // hx = c_j smoothed along x, c_{j+1} = hx smoothed along y, over the output ± e.
-            for y in (R - nj)..<(R + th + nj) {
-                let row = c + y * ew, t = hx + y * ew
-                for x in (R - e)..<(R + tw + e) { t[x] = 0.5 * row[x] + 0.25 * (row[x - d] + row[x + d]) }
+            for (p, plane) in [Y, U, V].enumerated() {
+                for y in R..<(R + th) { (deltas[p] + y * S + R).initialize(repeating: 0, count: tw + 8) }
+                guard shrinksPlane[p] else { continue }
+                Self.shrinkInto(deltas[p], c: plane, planes: planes, origin: R, width: tw, height: th, thresholds: thresholds[p])
             }
-            for y in (R - e)..<(R + th + e) {
-                let t0 = hx + (y - d) * ew, t1 = hx + y * ew, t2 = hx + (y + d) * ew, o = next + y * ew
-                for x in (R - e)..<(R + tw + e) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
-            }
-            // hy = c_j smoothed along y, over the output ± dw.
-            for y in (R - dw)..<(R + th + dw) {
-                let t0 = c + (y - d) * ew, t1 = c + y * ew, t2 = c + (y + d) * ew, o = hy + y * ew
-                for x in (R - dw)..<(R + tw + dw) { o[x] = 0.5 * t1[x] + 0.25 * (t0[x] + t2[x]) }
-            }
-            for (bandIndex, T) in thresholds[j].enumerated() {
-                // The band over the output ± dw: hx − c_{j+1} (smoothed along x, differenced along y),
-                // hy − c_{j+1} (the transpose), c_j − hx − hy + c_{j+1} (diagonal); the three sum to w_j.
-                for y in (R - dw)..<(R + th + dw) {
-                    let cr = c + y * ew, nr = next + y * ew, xr = hx + y * ew, yr = hy + y * ew, o = band + y * ew, q = w2 + y * ew
-                    for x in (R - dw)..<(R + tw + dw) {
-                        let v: Float
-                        if bandIndex == 0 { v = xr[x] - nr[x] }
-                        else if bandIndex == 1 { v = yr[x] - nr[x] }
-                        else { v = (cr[x] - xr[x]) - (yr[x] - nr[x]) }
-                        o[x] = v; q[x] = v * v
-                    }
-                }
-                let taps = 2 * window + 1
-                let inverse = 1 / Float(taps * taps)
-                for y in (R - dw)..<(R + th + dw) {
-                    let q = w2 + y * ew, t = box + y * ew
-                    for x in R..<(R + tw) {
-                        var s: Float = 0
-                        for k in -window...window { s += q[x + k * d] }
-                        t[x] = s
-                    }
-                }
-                for y in 0..<th {
-                    let br = band + (y + R) * ew
-                    let o = out + y * tw, s0 = sr + y * tw, s1 = sg + y * tw, s2 = sb + y * tw
-                    for x in 0..<tw {
-                        var s: Float = 0
-                        for k in -window...window { s += box[(y + R + k * d) * ew + x + R] }
-                        let energy = s * inverse
-                        let noise = T.x * s0[x] + T.y * s1[x] + T.z * s2[x]
-                        let gain = energy > noise ? (energy - noise) / energy : 0
-                        o[x] += gain * br[x + R]
-                    }
+            // Only the changes go back (the inverse of Y, U, V with D unchanged), where not clipped.
+            let dY = deltas[0], dU = deltas[1], dV = deltas[2]
+            for y in R..<(R + th) {
+                let row = m + (by0 + 2 * y) * rw + bx0
+                for x in R..<(R + tw) {
+                    let i = y * S + x, q = row + 2 * x
+                    let dg = dY[i] - (dU[i] + dV[i]) * 0.25
+                    if q[red] < 1 { q[red] += dg + dU[i] }
+                    if q[g1] < 1 { q[g1] += dg }
+                    if q[g2] < 1 { q[g2] += dg }
+                    if q[blue] < 1 { q[blue] += dg + dV[i] }
                 }
             }
-            c = next; next = spare; spare = c
-        }
-        for y in 0..<th {
-            let cr = c + (y + R) * ew + R, o = out + y * tw
-            for x in 0..<tw { o[x] += cr[x] }
         }
     }
 }

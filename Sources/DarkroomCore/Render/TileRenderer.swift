@@ -189,7 +189,7 @@ public enum TileRenderer {
         // Sharpening reads the demosaiced tile ± its window radius: that much more again; noise
         // reduction, on the mosaic before all of them, its own reach beyond that.
         let denoise = denoise.flatMap { kernel != nil ? $0 : nil }, sharpen = sharpen.flatMap { kernel != nil ? $0 : nil }
-        let filterReach = sharpen?.reach ?? 0
+        let filterReach = (sharpen?.reach ?? 0) + (denoise?.fullResolutionReach ?? 0)
         let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
             + (denoise != nil ? NoiseReduction.mosaicReach : 0)
         let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
@@ -422,6 +422,8 @@ public enum TileRenderer {
                     HighlightRecovery.compressInterleaved(rgb, width: tw, height: th, rowStride: tw * 3)
                 }
             }
+            // Noise reduction after the demosaic (reads the tile ± filterReach, leaves ± sharpening's reach).
+            if let p = planes, let nr = job.denoise { nr.applyFullResolution(p, width: tw, height: th, reach: job.filterReach) }
             // Capture sharpening (demosaiced mosaics only: the planes hold the tile ± its reach).
             if let p = planes, let sh = job.sharpen {
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: tw * th) { delta in
