@@ -79,7 +79,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
-        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI"]),
+        .executableTarget(name: "darkroom", dependencies: ["DarkroomCLI", "CShims"]),
         .executableTarget(
             name: "darkroom-bench",
             dependencies: ["DarkroomCore", "DarkroomIO", "DarkroomBatch", "DarkroomNeural", "CLibRaw", "CJPEG", "CHeif", "CJXL"],

@@ -35,4 +35,8 @@ int dr_enc_tiff_get_u32(struct tiff *t, unsigned tag, unsigned *v);
 int dr_enc_tiff_get_string(struct tiff *t, unsigned tag, const char **s);
 /// For counted tags such as TIFFTAG_ICCPROFILE (uint32 count, void *data).
 int dr_enc_tiff_get_bytes(struct tiff *t, unsigned tag, unsigned *count, const void **bytes);
+/// Fixes glibc's malloc thresholds for a render process (Sources/CShims/malloc_tuning.c):
+/// blocks under 32 MiB are served from the heap instead of fresh mappings, free heap top is
+/// returned past 128 MiB, the heap grows 16 MiB at a time. Call once at start; 1 on success.
+int dr_tune_malloc(void);
 #endif
