@@ -96,22 +96,8 @@ extension NoiseReduction {
             var mosaic = [Float](repeating: 0, count: n), red = mosaic, green = mosaic, blue = mosaic
             let need = NoiseReduction.needs(levels: levels, window: windowRadius)
             for colour in 0..<3 {
-                var state: UInt64 = 0x9E37_79B9_7F4A_7C15 &+ UInt64(colour)
-                func uniform() -> Float {
-                    state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                    return (Float(state >> 40) + 0.5) / 16_777_216
-                }
-                for i in 0..<n {
-                    let c = Int(cfa.color(x: i % full, y: i / full).rawValue)
-                    let u1 = uniform(), u2 = uniform()
-                    let z = (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
-                    mosaic[i] = 0.5 + (c == colour ? sigma * z : 0)
-                }
-                mosaic.withUnsafeBufferPointer { m in red.withUnsafeMutableBufferPointer { r in
-                    green.withUnsafeMutableBufferPointer { g in blue.withUnsafeMutableBufferPointer { b in
-                        kernel.demosaic(mosaic: m.baseAddress!, width: full, height: full, cfa: cfa,
-                                        red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
-                    } } } }
+                NoiseReduction.demosaicNoise(kernel: kernel, cfa: cfa, side: full, colour: colour, seed: 0x9E37_79B9_7F4A_7C15,
+                                             sigma: sigma, mosaic: &mosaic, red: &red, green: &green, blue: &blue)
                 for (k, component) in components.enumerated() {
                     let weights = component.weights
                     var c = [Double](repeating: 0, count: side * side)
@@ -171,15 +157,10 @@ extension NoiseReduction {
             let S = (ew + 7) / 8 * 8 + 16
             let plane = S * eh
             typealias V = SIMD8<Float>
-            @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-            @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
             // Every pass computes whole groups of 8 lanes from its first column; a lane past the
             // columns a pass must produce is never read for a column a later pass must produce, so
             // what it holds does not matter (each lane runs the same operations in the same order).
-            @inline(__always) func groups(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
-                var x = lo
-                while x < hi { body(x); x += 8 }
-            }
+            typealias D = DemosaicVector
             // Planes: c (the component), next, spare, hx, σ²_R, σ²_G, σ²_B, and ΔL, ΔCr, ΔCb; the
             // rings of the bands and their window sums; three rows of w².
             let ring = NoiseReduction.ringRows(levels: Self.levels, window: window) * S
@@ -197,14 +178,14 @@ extension NoiseReduction {
                 for (k, p, out) in [(0, r, vr), (1, g, vg), (2, b, vb)] {
                     for y in (R - 1)..<(R + oh + 1) {
                         let src = p + (y + o) * stride + o, t = hx + y * S
-                        groups(R, R + ow) { x in store(half * load(src + x) + quarter * (load(src + x - 1) + load(src + x + 1)), t + x) }
+                        D.groups(R, R + ow) { x in D.store(half * D.load(src + x) + quarter * (D.load(src + x - 1) + D.load(src + x + 1)), t + x) }
                     }
                     let scale = V(repeating: self.a[k]), offset = V(repeating: self.b[k])
                     for y in R..<(R + oh) {
                         let t0 = hx + (y - 1) * S, t1 = hx + y * S, t2 = hx + (y + 1) * S, dst = out + y * S
-                        groups(R, R + ow) { x in
-                            let m = half * load(t1 + x) + quarter * (load(t0 + x) + load(t2 + x))
-                            store(scale * m.replacing(with: zero, where: m .< zero) + offset, dst + x)
+                        D.groups(R, R + ow) { x in
+                            let m = half * D.load(t1 + x) + quarter * (D.load(t0 + x) + D.load(t2 + x))
+                            D.store(scale * m.replacing(with: zero, where: m .< zero) + offset, dst + x)
                         }
                     }
                 }
@@ -215,7 +196,7 @@ extension NoiseReduction {
                     let kr = V(repeating: component.weights.x), kg = V(repeating: component.weights.y), kb = V(repeating: component.weights.z)
                     for y in 0..<eh {
                         let src = (y + o) * stride + o, row = c + y * S
-                        groups(0, ew) { x in store(kr * load(r + src + x) + kg * load(g + src + x) + kb * load(b + src + x), row + x) }
+                        D.groups(0, ew) { x in D.store(kr * D.load(r + src + x) + kg * D.load(g + src + x) + kb * D.load(b + src + x), row + x) }
                     }
                     NoiseReduction.shrinkInto(deltas[index], c: c, planes: planes, origin: R, width: ow, height: oh,
                                               thresholds: component.thresholds)

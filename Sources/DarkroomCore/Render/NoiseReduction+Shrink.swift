@@ -46,12 +46,7 @@ extension NoiseReduction {
     static func shrinkInto(_ delta: UnsafeMutablePointer<Float>, c start: UnsafeMutablePointer<Float>, planes: ShrinkPlanes,
                            origin R: Int, width ow: Int, height oh: Int, thresholds: [[SIMD3<Float>]]) {
         typealias V = SIMD8<Float>
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
-        @inline(__always) func groups(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
-            var x = lo
-            while x < hi { body(x); x += 8 }
-        }
+        typealias D = DemosaicVector
         let S = planes.stride, hx = planes.hx
         let quarter = V(repeating: 0.25), half = V(repeating: 0.5)
         var c = start, next = planes.next, spare = planes.spare
@@ -64,11 +59,11 @@ extension NoiseReduction {
             // hx = c_j smoothed along x (rows ± nj, columns ± e); c_{j+1} = hx smoothed along y (± e).
             for y in (R - nj)..<(R + oh + nj) {
                 let row = c + y * S, t = hx + y * S
-                groups(R - e, R + ow + e) { x in store(half * load(row + x) + quarter * (load(row + x - d) + load(row + x + d)), t + x) }
+                D.groups(R - e, R + ow + e) { x in D.store(half * D.load(row + x) + quarter * (D.load(row + x - d) + D.load(row + x + d)), t + x) }
             }
             for y in (R - e)..<(R + oh + e) {
                 let t0 = hx + (y - d) * S, t1 = hx + y * S, t2 = hx + (y + d) * S, dst = next + y * S
-                groups(R - e, R + ow + e) { x in store(half * load(t1 + x) + quarter * (load(t0 + x) + load(t2 + x)), dst + x) }
+                D.groups(R - e, R + ow + e) { x in D.store(half * D.load(t1 + x) + quarter * (D.load(t0 + x) + D.load(t2 + x)), dst + x) }
             }
             if shrinks {
                 if thresholds[j].count == 1 {
@@ -87,12 +82,7 @@ extension NoiseReduction {
                                           next: UnsafeMutablePointer<Float>, planes: ShrinkPlanes, origin R: Int, width ow: Int, height oh: Int,
                                           d: Int, thresholds: [SIMD3<Float>]) {
         typealias V = SIMD8<Float>
-        @inline(__always) func load(_ p: UnsafePointer<Float>) -> V { UnsafeRawPointer(p).loadUnaligned(as: V.self) }
-        @inline(__always) func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
-        @inline(__always) func groups(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
-            var x = lo
-            while x < hi { body(x); x += 8 }
-        }
+        typealias D = DemosaicVector
         let window = Shape.window, isotropic = Shape.isotropic
         let S = planes.stride, hx = planes.hx, w = planes.w, box = planes.box, w2 = planes.w2
         let vr = planes.vr, vg = planes.vg, vb = planes.vb
@@ -109,26 +99,26 @@ extension NoiseReduction {
         let wh = w, wv = w + ring * S, wg = w + 2 * ring * S
         let bh = box, bv = box + ring * S, bg = box + 2 * ring * S
         @inline(__always) func boxX(_ q: UnsafeMutablePointer<Float>, _ t: UnsafeMutablePointer<Float>) {
-            groups(R, R + ow) { x in
-                var s = load(q + x) + (load(q + x - d) + load(q + x + d))
-                if window > 1 { s += load(q + x - 2 * d) + load(q + x + 2 * d) }
-                store(s, t + x)
+            D.groups(R, R + ow) { x in
+                var s = D.load(q + x) + (D.load(q + x - d) + D.load(q + x + d))
+                if window > 1 { s += D.load(q + x - 2 * d) + D.load(q + x + 2 * d) }
+                D.store(s, t + x)
             }
         }
         for yi in first..<(R + oh + dw) {
             let slot = (yi - first) % ring, row = slot * S
             let cr = c + yi * S, c0 = c + (yi - d) * S, c2 = c + (yi + d) * S, nr = next + yi * S, xr = hx + yi * S
-            groups(R - dw, R + ow + dw) { x in
-                let cv = load(cr + x), nv = load(nr + x)
+            D.groups(R - dw, R + ow + dw) { x in
+                let cv = D.load(cr + x), nv = D.load(nr + x)
                 if isotropic {
                     let v = cv - nv
-                    store(v, wh + row + x); store(v * v, w2 + x)
+                    D.store(v, wh + row + x); D.store(v * v, w2 + x)
                 } else {
-                    let xv = load(xr + x), yv = half * cv + quarter * (load(c0 + x) + load(c2 + x))
+                    let xv = D.load(xr + x), yv = half * cv + quarter * (D.load(c0 + x) + D.load(c2 + x))
                     let h = xv - nv, vv = yv - nv, g = (cv - xv) - vv
-                    store(h, wh + row + x); store(h * h, w2 + x)
-                    store(vv, wv + row + x); store(vv * vv, w2 + S + x)
-                    store(g, wg + row + x); store(g * g, w2 + 2 * S + x)
+                    D.store(h, wh + row + x); D.store(h * h, w2 + x)
+                    D.store(vv, wv + row + x); D.store(vv * vv, w2 + S + x)
+                    D.store(g, wg + row + x); D.store(g * g, w2 + 2 * S + x)
                 }
             }
             boxX(w2, bh + row)
@@ -141,21 +131,21 @@ extension NoiseReduction {
             let u2 = window > 1 ? ((y - first + ring - 2 * d) % ring) * S : 0, d2 = window > 1 ? ((y - first + 2 * d) % ring) * S : 0
             @inline(__always) func change(_ b: UnsafeMutablePointer<Float>, _ w: UnsafeMutablePointer<Float>, _ T: (V, V, V),
                                           _ pr: V, _ pg: V, _ pb: V) -> V {
-                var s = load(b + centre) + (load(b + u1) + load(b + d1))
-                if window > 1 { s += load(b + u2) + load(b + d2) }
+                var s = D.load(b + centre) + (D.load(b + u1) + D.load(b + d1))
+                if window > 1 { s += D.load(b + u2) + D.load(b + d2) }
                 let energy = s * inverse
                 let noise = T.0 * pr + T.1 * pg + T.2 * pb
                 let gain = ((energy - noise) / energy).replacing(with: zero, where: .!(energy .> noise))
-                return (gain - one) * load(w + centre)
+                return (gain - one) * D.load(w + centre)
             }
-            groups(R, R + ow) { x in
-                let pr = load(sr + x), pg = load(sg + x), pb = load(sb + x)
-                var sum = load(dr + x) + change(bh + x, wh + x, t0, pr, pg, pb)
+            D.groups(R, R + ow) { x in
+                let pr = D.load(sr + x), pg = D.load(sg + x), pb = D.load(sb + x)
+                var sum = D.load(dr + x) + change(bh + x, wh + x, t0, pr, pg, pb)
                 if !isotropic {
                     sum += change(bv + x, wv + x, t1, pr, pg, pb)
                     sum += change(bg + x, wg + x, t2, pr, pg, pb)
                 }
-                store(sum, dr + x)
+                D.store(sum, dr + x)
             }
         }
     }

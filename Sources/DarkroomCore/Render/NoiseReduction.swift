@@ -222,22 +222,8 @@ struct NoiseReduction: Sendable {
         var result = (y: SIMD3<Float>(0, 0, 0), cr: SIMD3<Float>(0, 0, 0), cb: SIMD3<Float>(0, 0, 0))
         var mosaic = [Float](repeating: 0, count: n), red = mosaic, green = mosaic, blue = mosaic
         for colour in 0..<3 {
-            var state: UInt64 = 0x2545_F491_4F6C_DD1D &+ UInt64(colour)
-            func uniform() -> Float {
-                state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-                return (Float(state >> 40) + 0.5) / 16_777_216
-            }
-            for i in 0..<n {
-                let c = Int(cfa.color(x: i % side, y: i / side).rawValue)
-                let u1 = uniform(), u2 = uniform()
-                let z = (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
-                mosaic[i] = 0.5 + (c == colour ? sigma * z : 0)
-            }
-            mosaic.withUnsafeBufferPointer { m in red.withUnsafeMutableBufferPointer { r in
-                green.withUnsafeMutableBufferPointer { g in blue.withUnsafeMutableBufferPointer { b in
-                    kernel.demosaic(mosaic: m.baseAddress!, width: side, height: side, cfa: cfa,
-                                    red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
-                } } } }
+            demosaicNoise(kernel: kernel, cfa: cfa, side: side, colour: colour, seed: 0x2545_F491_4F6C_DD1D, sigma: sigma,
+                          mosaic: &mosaic, red: &red, green: &green, blue: &blue)
             var sum = SIMD3<Double>(0, 0, 0), sq = SIMD3<Double>(0, 0, 0), count = 0.0
             let h = kernel.halo + 4
             for y in h..<(side - h) { for x in h..<(side - h) {
@@ -250,6 +236,30 @@ struct NoiseReduction: Sendable {
             result.y[colour] = Float(max(variance.x, 0)); result.cr[colour] = Float(max(variance.y, 0)); result.cb[colour] = Float(max(variance.z, 0))
         }
         return result
+    }
+
+    /// Demosaics by `kernel` a flat `side`² mosaic at 0.5 whose `colour` photosites carry Gaussian
+    /// noise of σ `sigma` (a 64-bit LCG from `seed` + `colour`, Box–Muller), into `red`, `green`,
+    /// `blue` (`side`² samples each; `mosaic` is scratch of that size). Deterministic: how the
+    /// demosaic spreads white photosite noise, for the noise calibrations.
+    static func demosaicNoise(kernel: any DemosaicKernel, cfa: CFAPattern, side: Int, colour: Int, seed: UInt64, sigma: Float,
+                              mosaic: inout [Float], red: inout [Float], green: inout [Float], blue: inout [Float]) {
+        var state = seed &+ UInt64(colour)
+        func uniform() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Float(state >> 40) + 0.5) / 16_777_216
+        }
+        for i in 0..<(side * side) {
+            let c = Int(cfa.color(x: i % side, y: i / side).rawValue)
+            let u1 = uniform(), u2 = uniform()
+            let z = (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
+            mosaic[i] = 0.5 + (c == colour ? sigma * z : 0)
+        }
+        mosaic.withUnsafeBufferPointer { m in red.withUnsafeMutableBufferPointer { r in
+            green.withUnsafeMutableBufferPointer { g in blue.withUnsafeMutableBufferPointer { b in
+                kernel.demosaic(mosaic: m.baseAddress!, width: side, height: side, cfa: cfa,
+                                red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
+            } } } }
     }
 
     /// How far around the output level j's approximation c_j must be valid, for j = 0…levels: the

@@ -17,6 +17,15 @@ enum DemosaicVector {
     @inline(__always)
     static func store(_ v: V, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: V.self) }
 
+    /// `body(x)` for x = lo, lo + 8, … while x < hi: whole groups of 8 from the first column, the
+    /// last one running past `hi` (the caller's rows leave room; used where lanes past `hi` are
+    /// never read for a column that must be produced).
+    @inline(__always)
+    static func groups(_ lo: Int, _ hi: Int, _ body: (Int) -> Void) {
+        var x = lo
+        while x < hi { body(x); x += 8 }
+    }
+
     /// 1 on lanes whose column has parity `parity` for a chunk starting at `x`, else 0.
     @inline(__always)
     static func parityLanes(_ x: Int, _ parity: Int) -> V {
