@@ -34,17 +34,6 @@ public enum LensResampler {
                 let y = next.wrappingAdd(1, ordering: .relaxed).oldValue
                 if y >= height { break }
                 let row = shared.base + y * width * 3
-                if let radial = modifier.radialVignetting {
-                    var x0 = 0
-                    while x0 < width {
-                        let g = radial.gains(x0: x0, y: y)
-                        for i in 0..<min(8, width - x0) {
-                            for c in 0..<3 { row[(x0 + i) * 3 + c] *= g[i] }
-                        }
-                        x0 += 8
-                    }
-                    continue
-                }
                 var x0 = 0
                 while x0 < width {
                     let n = min(block, width - x0)

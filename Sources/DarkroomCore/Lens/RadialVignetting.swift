@@ -20,15 +20,8 @@ public struct RadialVignetting: Sendable, Equatable {
         self.scale = scale; self.offsetX = offsetX; self.offsetY = offsetY
     }
 
-    /// The gain of the pixel at (x, y).
-    @inline(__always)
-    public func gain(x: Int, y: Int) -> Float {
-        let u = Float(x) * scale - offsetX, v = Float(y) * scale - offsetY
-        let r2 = u * u + v * v
-        return 1 / (1 + r2 * (k1 + r2 * (k2 + r2 * k3)))
-    }
-
-    /// The gains of eight pixels (x0 + i, y), i in 0..<8: each lane the arithmetic of `gain`.
+    /// The gains of eight pixels (x0 + i, y), i in 0..<8: pixel (x, y) at (u, v) = (x · scale −
+    /// offsetX, y · scale − offsetY), r² = u² + v², gain 1 / (1 + r²(k1 + r²(k2 + r² k3))).
     @inline(__always)
     public func gains(x0: Int, y: Int) -> SIMD8<Float> {
         let xs = SIMD8<Float>(repeating: Float(x0)) + SIMD8<Float>(0, 1, 2, 3, 4, 5, 6, 7)

@@ -327,15 +327,14 @@ struct NoiseReduction: Sendable {
             // (3 × 3 binomial, along x into the scratch planes, then along y; SIMD8 groups as in
             // `shrinkInto`, whose scratch is free until it runs).
             typealias Vec = SIMD8<Float>
-            @inline(__always) func load(_ p: UnsafePointer<Float>) -> Vec { UnsafeRawPointer(p).loadUnaligned(as: Vec.self) }
-            @inline(__always) func store(_ v: Vec, _ p: UnsafeMutablePointer<Float>) { UnsafeMutableRawPointer(p).storeBytes(of: v, as: Vec.self) }
+            typealias D = DemosaicVector
             let quarter = Vec(repeating: 0.25), half = Vec(repeating: 0.5), zero = Vec()
             let sY = planes.next, sU = planes.spare, sV = planes.hx
             for (src, t) in [(Y, sY), (U, sU), (V, sV)] {
                 for y in (R - 1)..<(R + th + 1) {
                     let row = src + y * S, out = t + y * S
                     var x = R
-                    while x < R + tw { store(half * load(row + x) + quarter * (load(row + x - 1) + load(row + x + 1)), out + x); x += 8 }
+                    while x < R + tw { D.store(half * D.load(row + x) + quarter * (D.load(row + x - 1) + D.load(row + x + 1)), out + x); x += 8 }
                 }
             }
             let ar = Vec(repeating: a.x), ag = Vec(repeating: a.y), ab = Vec(repeating: a.z)
@@ -343,15 +342,15 @@ struct NoiseReduction: Sendable {
             for y in R..<(R + th) {
                 var x = R
                 @inline(__always) func smooth(_ t: UnsafeMutablePointer<Float>) -> Vec {
-                    half * load(t + y * S + x) + quarter * (load(t + (y - 1) * S + x) + load(t + (y + 1) * S + x))
+                    half * D.load(t + y * S + x) + quarter * (D.load(t + (y - 1) * S + x) + D.load(t + (y + 1) * S + x))
                 }
                 while x < R + tw {
                     let ly = smooth(sY), lu = smooth(sU), lv = smooth(sV)
                     let lg = ly - quarter * (lu + lv), lr = lg + lu, lb = lg + lv
                     let i = y * S + x
-                    store(ar * lr.replacing(with: zero, where: lr .< zero) + br, planes.vr + i)
-                    store(ag * lg.replacing(with: zero, where: lg .< zero) + bg, planes.vg + i)
-                    store(ab * lb.replacing(with: zero, where: lb .< zero) + bb, planes.vb + i)
+                    D.store(ar * lr.replacing(with: zero, where: lr .< zero) + br, planes.vr + i)
+                    D.store(ag * lg.replacing(with: zero, where: lg .< zero) + bg, planes.vg + i)
+                    D.store(ab * lb.replacing(with: zero, where: lb .< zero) + bb, planes.vb + i)
                     x += 8
                 }
             }

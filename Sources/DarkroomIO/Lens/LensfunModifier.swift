@@ -341,8 +341,21 @@ final class LensfunModifier: LensModifier, @unchecked Sendable {
                                                  Int32(LF_CR_INTENSITY.rawValue), Int32(count * MemoryLayout<Float>.size))
     }
 
+    /// Multiplies `count` interleaved RGB pixels at (x0 + i, y) by their gains: the radial model's
+    /// when there is one (`radialVignetting`), else lensfun's.
     func correctVignetting(_ rgb: UnsafeMutablePointer<Float>, x0: Int, y: Int, count: Int) {
         guard count > 0 else { return }
+        if let radial = radialVignetting {
+            var i = 0
+            while i < count {
+                let g = radial.gains(x0: x0 + i, y: y)
+                for k in 0..<min(8, count - i) {
+                    for c in 0..<3 { rgb[(i + k) * 3 + c] *= g[k] }
+                }
+                i += 8
+            }
+            return
+        }
         _ = lf_modifier_apply_color_modification(modifier, rgb, Float(x0), Float(y), Int32(count), 1, Self.rgbRole,
                                                  Int32(count * 3 * MemoryLayout<Float>.size))
     }
