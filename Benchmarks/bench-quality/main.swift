@@ -1,4 +1,5 @@
 // bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--no-peers] [--markdown]
+//               [--export-mosaics DIR] [--import-denoised DIR]
 //
 // Noise reduction measured the way issue 14 asks: clean images (Kodak 24, and the photographs of
 // the saturated set when `make demosaic-sets` has fetched them) become synthetic raws — the
@@ -17,6 +18,13 @@
 // image) with the estimated S and O, and the noise-free raw without the tag (which must come out
 // identical, or nearly: ≤ 0.1 dB). Deterministic:
 // the noise is a hash of the position, so two runs print the same numbers.
+//
+// Any other denoiser can be scored on the same raws: `--export-mosaics DIR` writes each noisy
+// mosaic as `NAME-LK.u16` (width × height little-endian UInt16, RGGB, black 512, white 16383) and
+// `DIR/index.tsv` (name, level, width, height, S, O: variance = S·x + O with x the value over
+// black in units of the 15871 range); `--import-denoised DIR` reads mosaics of the same names and
+// sizes back, develops them with Darkroom's noise reduction off, and adds their row (`external`)
+// to the tagged table — the denoiser works on the CFA data, everything after it is ours.
 import DarkroomCore
 import DarkroomIO
 import Foundation
@@ -32,6 +40,10 @@ struct Options {
     var speed = false
     /// `--no-peers`: skip darktable-cli's and rawtherapee-cli's rows (Peers.swift) even when installed.
     var peers = true
+    /// `--export-mosaics DIR`: each noisy raw's mosaic and `index.tsv`, for an external denoiser.
+    var exportMosaics: String?
+    /// `--import-denoised DIR`: denoised mosaics (same names) developed with noise reduction off.
+    var importDenoised: String?
 }
 
 func parse() -> Options? {
@@ -48,11 +60,13 @@ func parse() -> Options? {
         case "--markdown": o.markdown = true
         case "--speed": o.speed = true
         case "--no-peers": o.peers = false
+        case "--export-mosaics": guard let v = args.popFirst() else { return nil }; o.exportMosaics = v
+        case "--import-denoised": guard let v = args.popFirst() else { return nil }; o.importDenoised = v
         case "--noise-reduction":
             guard let v = args.popFirst(), let spec = try? NoiseReductionSpec(parsing: v) else { return nil }
             o.spec = spec
         default:
-            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--no-peers] [--markdown]")
+            print("usage: bench-quality [--kodak DIR] [--saturated-dir DIR] [--images N] [--noise-reduction SPEC] [--speed] [--no-peers] [--markdown] [--export-mosaics DIR] [--import-denoised DIR]")
             return nil
         }
     }
@@ -225,10 +239,15 @@ if sets.isEmpty { exit(1) }
 
 func f(_ v: Double, _ d: Int = 2) -> String { String(format: "%.\(d)f", v) }
 func signed(_ v: Double) -> String { (v >= 0 ? "+" : "") + f(v) }
+if let dir = options.exportMosaics { try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true) }
+var exportIndex = "name\tlevel\twidth\theight\tS\tO\n"
 for (title, images) in sets {
     // psnr off, psnr SPEC (profile), ssim off, ssim SPEC, clean tagged, psnr auto (no tag), ssim auto (no tag),
     // estimated S (mean of R, G, B), estimated O, estimated σ² / true σ² at mid-grey (G)
     var sums = [[Double]](repeating: [Double](repeating: 0, count: 10), count: levels.count)
+    // External denoiser (--import-denoised): PSNR, SSIM per level, and how many images had a file.
+    var external = [(psnr: Double, ssim: Double, count: Int)](repeating: (0, 0, 0), count: levels.count)
+    var externalOff = [(off: Double, on: Double)](repeating: (0, 0), count: levels.count)
     var cleanLoss = 0.0
     var cleanUntagged = (identical: 0, worst: 99.0, sigma: 0.0)
     for img in images {
@@ -249,6 +268,22 @@ for (title, images) in sets {
         for (k, level) in levels.enumerated() {
             let noisy = try raw(img, S: level.S, O: level.O, profile: [level.S, level.O])
             let off = try render(noisy, .off), on = try render(noisy, options.spec)
+            let file = "\(img.name)-L\(k).u16"
+            if let dir = options.exportMosaics {
+                try noisy.pixels.withUnsafeBytes { try Data($0).write(to: URL(fileURLWithPath: dir).appendingPathComponent(file)) }
+                exportIndex += "\(img.name)\t\(k)\t\(noisy.width)\t\(noisy.height)\t\(level.S)\t\(level.O)\n"
+            }
+            if let dir = options.importDenoised,
+               let data = FileManager.default.contents(atPath: URL(fileURLWithPath: dir).appendingPathComponent(file).path) {
+                guard data.count == noisy.pixels.count * 2 else {
+                    FileHandle.standardError.write(Data("bench-quality: \(dir)/\(file): \(data.count) bytes, expected \(noisy.pixels.count * 2) (\(noisy.width) × \(noisy.height) UInt16)\n".utf8))
+                    exit(1)
+                }
+                let px = data.withUnsafeBytes { Array($0.bindMemory(to: UInt16.self)) }
+                let denoised = try render(RawImage(width: noisy.width, height: noisy.height, samplesPerPixel: 1, pixels: px, metadata: noisy.metadata), .off)
+                external[k].psnr += psnr(denoised, clean, w, h); external[k].ssim += ssim(denoised, clean, w, h); external[k].count += 1
+                externalOff[k].off += psnr(off, clean, w, h); externalOff[k].on += psnr(on, clean, w, h)
+            }
             // What the same setting costs noise-free input tagged with this level's profile (detail lost).
             let cleanTagged = try render(raw(img, S: 0, O: 0, profile: [level.S, level.O]), options.spec)
             // The same noisy raw without the tag: auto on the estimated model.
@@ -276,6 +311,16 @@ for (title, images) in sets {
         print("| \(level.name) (\(f(sigma, 4))) | \(f(s[0])) dB | \(f(s[1])) dB | \(signed(s[1] - s[0])) dB | \(f(s[2], 4)) | \(f(s[3], 4)) | \(f(s[4])) dB |")
     }
     print("| none (NoiseProfile ≈ 0) | — | loss \(f(cleanLoss / n, 3)) dB | | | | |")
+    if let dir = options.importDenoised {
+        // Only the images with a denoised file count; `off` is averaged over the same images.
+        print("\nExternal denoiser on the CFA data (`--import-denoised \(dir)`), then Darkroom with noise reduction off:\n")
+        print("| noise | images | PSNR off | PSNR external | gain | PSNR \(t) | gain | SSIM external |")
+        print("|---|---|---|---|---|---|---|---|")
+        for (k, level) in levels.enumerated() where external[k].count > 0 {
+            let m = Double(external[k].count), s = externalOff[k]
+            print("| \(level.name) | \(external[k].count) | \(f(s.off / m)) dB | \(f(external[k].psnr / m)) dB | \(signed((external[k].psnr - s.off) / m)) dB | \(f(s.on / m)) dB | \(signed((s.on - s.off) / m)) dB | \(f(external[k].ssim / m, 4)) |")
+        }
+    }
     print("\nWithout the tag (`auto` estimates the model from the image; S, O: mean of R, G, B; σ² ratio: green at mid-grey):\n")
     print("| noise: true S, O | PSNR off | PSNR auto | gain | SSIM auto | estimated S | estimated O | σ² estimated / true |")
     print("|---|---|---|---|---|---|---|---|")
@@ -284,6 +329,10 @@ for (title, images) in sets {
         print("| \(level.name): \(String(format: "%.2g, %.2g", level.S, level.O)) | \(f(s[0])) dB | \(f(s[5])) dB | \(signed(s[5] - s[0])) dB | \(f(s[6], 4)) | \(String(format: "%.3g", s[7])) | \(String(format: "%.3g", s[8])) | \(f(s[9])) |")
     }
     print("| none (noise-free, no tag) | — | \(cleanUntagged.identical)/\(images.count) identical to off; worst PSNR vs off \(f(cleanUntagged.worst)) dB | | | σ at mid-grey \(String(format: "%.5f", cleanUntagged.sigma / n)) (mean) | | |")
+}
+if let dir = options.exportMosaics {
+    try Data(exportIndex.utf8).write(to: URL(fileURLWithPath: dir).appendingPathComponent("index.tsv"))
+    FileHandle.standardError.write(Data("wrote \(exportIndex.split(separator: "\n").count - 1) mosaics and index.tsv to \(dir)\n".utf8))
 }
 if options.peers {
     peerTables(sets: sets, levels: levels, markdown: options.markdown) { try raw($0, S: $1, O: $2, profile: $3) }
