@@ -1,9 +1,9 @@
 import Foundation
 
-/// `MSGDemosaic` with sharper directional weights, diagonal information from the green plane and
-/// a green-guided refinement (the diagonal green gradients follow Fan, Feng, Ren & Wang, "Color
+/// `MSGDemosaic` with sharper directional weights, diagonal weights for red at blue / blue at red
+/// and a green-guided refinement (diagonal weights after Fan, Feng, Ren & Wang, "Color
 /// demosaicking via fully directional estimation", SpringerPlus 5:1736, 2016, who take them from
-/// the green plane; ours are the mosaic's, which measured better; our own code):
+/// the green plane; ours come from the mosaic, which measured better; our own code):
 ///
 /// 1. Hamilton–Adams colour differences `ΔH`, `ΔV` and their multiscale gradients
 ///    `|Δ(−1) − Δ(+1)| + scale2 · |Δ(−2) − Δ(+2)|`, as msg, but summed over 3×3 windows:
@@ -12,9 +12,9 @@ import Foundation
 ///    and two pixels out on that side (`w_N = qV(y−1) + qV(y−2)`, …). Red/blue at green sites
 ///    and the refinement use the one-pixel windows alone (`f_N ∝ qV(y−1)`, …).
 /// 3. Red at blue / blue at red: `diagonalShare` of the diagonal neighbours' colour differences
-///    weighted by `1/(ε + Σ₃ₓ₃ D)²` of the mosaic's multiscale gradients along each diagonal
-///    (`|m(−1) − m(+1)| + scale2 · |m(−2) − m(+2)|` along it, same-colour samples; window
-///    centred on that neighbour), the rest GBTF's 7×7 `prb` filter.
+///    weighted by `1/(ε + Σ₃ₓ₃ D)²` of the mosaic's gradient along each diagonal
+///    (`|m(−1) − m(+1)|` along it, same-colour samples; window centred on that neighbour), the
+///    rest GBTF's 7×7 `prb` filter.
 /// 4. Red and blue at green sites as msg (four cardinal differences weighted by `f`).
 /// 5. Refinement as msg (the colour difference at each red/blue site moves `refine` of the way
 ///    to the weighted mean of its green neighbours' differences, then red/blue at green sites
@@ -51,7 +51,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
     public var halo: Int { Self.exactInset + 3 }
 
     private enum Plane: Int, CaseIterable {
-        case dH, dV, gH, gV, gA, gD, row, qH, qV, qA, qD, fS, fW, fE, dR, dB
+        case dH, dV, rH, rV, rA, rD, qH, qV, qA, qD, fS, fW, fE, dR, dB
     }
 
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
@@ -72,13 +72,12 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         // overwritten by the border fill.
         defer { storage.deallocate() }
         func plane(_ p: Plane) -> UnsafeMutablePointer<Float> { storage + p.rawValue * n }
-        let dH = plane(.dH), dV = plane(.dV), gH = plane(.gH), gV = plane(.gV)
-        let gA = plane(.gA), gD = plane(.gD), row = plane(.row)
+        let dH = plane(.dH), dV = plane(.dV), rH = plane(.rH), rV = plane(.rV), rA = plane(.rA), rD = plane(.rD)
         let qH = plane(.qH), qV = plane(.qV), qA = plane(.qA), qD = plane(.qD)
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
         let dR = plane(.dR), dB = plane(.dB)
         // Once the windows are summed: the green plane's H/V gradients, the refined differences.
-        let gGH = gH, gGV = gV, tR = gA, tB = gD
+        let gGH = rH, gGV = rV, tR = rA, tB = rD
 
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
@@ -93,30 +92,23 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
             for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
         }
+        /// `(ε + s)²` scaled by `(10⁻⁵/ε)²` and capped at 10¹², so it is ≥ 10⁻¹⁰ and products of
+        /// three stay in Float range (the refinement's one-division shares).
+        let scale = 1e-5 / eps
+        @inline(__always) func squareScaled(_ s: V) -> V {
+            var a = (s + eps) * scale
+            a = a.replacing(with: largest, where: a .> largest)
+            return a * a
+        }
         /// `1/(ε + s)²` with the sum capped so the square stays finite.
         @inline(__always) func inverseSquare(_ s: V) -> V {
             var a = s + eps
             a = a.replacing(with: largest, where: a .> largest)
             return 1 / (a * a)
         }
-        /// Horizontal 3-sums of `src` into `tmp` (rows `k − 1`…, columns from `k`), then vertical
-        /// 3-sums into `dst` as inverse squares (rows and columns from `k`).
-        func windows(_ src: UnsafeMutablePointer<Float>, _ tmp: UnsafeMutablePointer<Float>,
-                     _ dst: UnsafeMutablePointer<Float>, _ k: Int) {
-            for y in (k - 1)..<(h - k + 1) {
-                let o = y * w
-                chunks(k) { x in
-                    let p = src + o + x
-                    D.store((D.load(p - 1) + D.load(p + 1)) + D.load(p), tmp + o + x)
-                }
-            }
-            for y in k..<(h - k) {
-                let o = y * w
-                chunks(k) { x in
-                    let p = tmp + o + x
-                    D.store(inverseSquare((D.load(p - w) + D.load(p + w)) + D.load(p)), dst + o + x)
-                }
-            }
+        /// `|p(−s) − p(+s)| + scale2 · |p(−2s) − p(+2s)|`.
+        @inline(__always) func gradient(_ p: UnsafePointer<Float>, _ s: Int) -> V {
+            D.abs(D.load(p - s) - D.load(p + s)) + D.abs(D.load(p - 2 * s) - D.load(p + 2 * s)) * s2
         }
 
         // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
@@ -131,23 +123,35 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 D.store((c - ev) * sign, dV + y * w + x)
             }
         }
-        // Multiscale gradients of ΔH / ΔV and of the mosaic along both diagonals (same-colour
-        // samples on both scales; inset 4), 3×3 windows → inverse squares (inset 5).
+        // Multiscale gradients of ΔH / ΔV and one-scale gradients of the mosaic along both
+        // diagonals (same-colour samples), summed over three columns as they are formed (rows
+        // from 4, columns from 5), then over three rows → inverse squares for ΔH / ΔV, scaled
+        // squares for the diagonals (their shares are formed with one division; inset 5).
         for y in 4..<(h - 4) {
             let o = y * w
-            chunks(4) { x in
-                let ph = dH + o + x, pv = dV + o + x, p = m + o + x
-                let a = D.abs(D.load(ph - 1) - D.load(ph + 1)) + D.abs(D.load(ph - 2) - D.load(ph + 2)) * s2
-                let b = D.abs(D.load(pv - w) - D.load(pv + w)) + D.abs(D.load(pv - 2 * w) - D.load(pv + 2 * w)) * s2
-                let c = D.abs(D.load(p - w + 1) - D.load(p + w - 1)) + D.abs(D.load(p - 2 * w + 2) - D.load(p + 2 * w - 2)) * s2
-                let e = D.abs(D.load(p - w - 1) - D.load(p + w + 1)) + D.abs(D.load(p - 2 * w - 2) - D.load(p + 2 * w + 2)) * s2
-                D.store(a, gH + o + x); D.store(b, gV + o + x); D.store(c, gA + o + x); D.store(e, gD + o + x)
+            chunks(5) { x in
+                let ph = UnsafePointer(dH + o + x), pv = UnsafePointer(dV + o + x), p = m + o + x
+                D.store((gradient(ph - 1, 1) + gradient(ph + 1, 1)) + gradient(ph, 1), rH + o + x)
+                D.store((gradient(pv - 1, w) + gradient(pv + 1, w)) + gradient(pv, w), rV + o + x)
+                let a0 = D.abs(D.load(p - w) - D.load(p + w - 2)), a1 = D.abs(D.load(p - w + 1) - D.load(p + w - 1))
+                let a2 = D.abs(D.load(p - w + 2) - D.load(p + w))
+                let d0 = D.abs(D.load(p - w - 2) - D.load(p + w)), d1 = D.abs(D.load(p - w - 1) - D.load(p + w + 1))
+                let d2 = D.abs(D.load(p - w) - D.load(p + w + 2))
+                D.store((a0 + a2) + a1, rA + o + x)
+                D.store((d0 + d2) + d1, rD + o + x)
             }
         }
-        windows(gH, row, qH, 5)
-        windows(gV, row, qV, 5)
-        windows(gA, row, qA, 5)
-        windows(gD, row, qD, 5)
+        for y in 5..<(h - 5) {
+            let o = y * w
+            chunks(5) { x in
+                @inline(__always) func column(_ r: UnsafeMutablePointer<Float>) -> V {
+                    let p = r + o + x
+                    return (D.load(p - w) + D.load(p + w)) + D.load(p)
+                }
+                D.store(inverseSquare(column(rH)), qH + o + x); D.store(inverseSquare(column(rV)), qV + o + x)
+                D.store(squareScaled(column(rA)), qA + o + x); D.store(squareScaled(column(rD)), qD + o + x)
+            }
+        }
         // 2. Green at red/blue sites; the one-pixel weights `f` (inset 7).
         for y in 7..<(h - 7) {
             let o = y * w, gp = greenParity[y & 1]
@@ -177,10 +181,8 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         for y in 9..<(h - 9) {
             let o = y * w
             chunks(9) { x in
-                let g = green + o + x
-                let c = D.abs(D.load(g - 1) - D.load(g + 1)) + D.abs(D.load(g - 2) - D.load(g + 2)) * s2
-                let e = D.abs(D.load(g - w) - D.load(g + w)) + D.abs(D.load(g - 2 * w) - D.load(g + 2 * w)) * s2
-                D.store(c, gGH + o + x); D.store(e, gGV + o + x)
+                let g = UnsafePointer(green + o + x)
+                D.store(gradient(g, 1), gGH + o + x); D.store(gradient(g, w), gGV + o + x)
             }
         }
         // 3. Red at blue / blue at red: prb blended with the diagonal-weighted mean (inset 10).
@@ -195,10 +197,13 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 let outer = ((D.load(c - 3 * w - 1) + D.load(c - 3 * w + 1)) + (D.load(c + 3 * w - 1) + D.load(c + 3 * w + 1)))
                     + ((D.load(c - w - 3) + D.load(c + w - 3)) + (D.load(c - w + 3) + D.load(c + w + 3)))
                 let prb = (inner * 10 - outer) * 0.03125
-                let wNW = D.load(qD + i - w - 1), wSE = D.load(qD + i + w + 1)
-                let wNE = D.load(qA + i - w + 1), wSW = D.load(qA + i + w - 1)
-                let inv = 1 / ((wNW + wSE) + (wNE + wSW))
-                let diag = nw + ((wSE * inv * (se - nw) + wNE * inv * (ne - nw)) + wSW * inv * (sw - nw))
+                // Shares ∝ 1/a² as products of the other three squares (one division).
+                let pNW = D.load(qD + i - w - 1), pSE = D.load(qD + i + w + 1)
+                let pNE = D.load(qA + i - w + 1), pSW = D.load(qA + i + w - 1)
+                let a = pNW * pSE, b = pNE * pSW
+                let tNW = b * pSE, tSE = b * pNW, tNE = a * pSW, tSW = a * pNE
+                let inv = 1 / ((tNW + tSE) + (tNE + tSW))
+                let diag = nw + ((tSE * inv * (se - nw) + tNE * inv * (ne - nw)) + tSW * inv * (sw - nw))
                 D.store(prb + (diag - prb) * ds, c)
             }
         }
@@ -217,14 +222,17 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                     let g = green + i, c = own + i
                     let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
                     let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                    // Shares ∝ 1/a² as products of the other three squares (one division).
                     let h0 = D.load(gGH + i), v0 = D.load(gGV + i)
-                    let gW = inverseSquare((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
-                    let gE = inverseSquare((D.load(gGH + i + 2) + D.load(gGH + i + 1)) + h0)
-                    let gN = inverseSquare((D.load(gGV + i - 2 * w) + D.load(gGV + i - w)) + v0)
-                    let gS = inverseSquare((D.load(gGV + i + 2 * w) + D.load(gGV + i + w)) + v0)
-                    let ginv = gs / ((gN + gS) + (gW + gE)), fs = 1 - gs
-                    let rS = gS * ginv + D.load(fSp + i) * fs, rW = gW * ginv + D.load(fWp + i) * fs
-                    let rE = gE * ginv + D.load(fEp + i) * fs
+                    let pW = squareScaled((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
+                    let pE = squareScaled((D.load(gGH + i + 2) + D.load(gGH + i + 1)) + h0)
+                    let pN = squareScaled((D.load(gGV + i - 2 * w) + D.load(gGV + i - w)) + v0)
+                    let pS = squareScaled((D.load(gGV + i + 2 * w) + D.load(gGV + i + w)) + v0)
+                    let nw = pN * pW, se = pS * pE
+                    let tN = se * pW, tS = nw * pE, tW = se * pN, tE = nw * pS
+                    let ginv = gs / ((tN + tS) + (tW + tE)), fs = 1 - gs
+                    let rS = tS * ginv + D.load(fSp + i) * fs, rW = tW * ginv + D.load(fWp + i) * fs
+                    let rE = tE * ginv + D.load(fEp + i) * fs
                     let mean = nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
                     let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
                     let delta = own + (mean - own) * r
