@@ -45,7 +45,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
 
 @Suite struct DemosaicTests {
     @Test func algorithmsAndDefault() {
-        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg", "adaptive"])
+        #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg", "adaptive", "msgd"])
         #expect(DemosaicAlgorithm.default == .msg)
         #expect(DemosaicAlgorithm.bilinear.halo == 1)
         #expect(DemosaicAlgorithm.malvar.halo == 2)
@@ -56,6 +56,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
         #expect(DemosaicAlgorithm.hybrid.halo == 27)
         #expect(DemosaicAlgorithm.msg.halo == 17)
         #expect(DemosaicAlgorithm.adaptive.halo == 27)
+        #expect(DemosaicAlgorithm.msgd.halo == 16)
         #expect(AdaptiveDemosaic(window: 30).halo == 37)
         #expect(HybridDemosaic(window: 30).halo == 37)
         #expect(MLRIDemosaic(greenRadius: 5, colourRadius: 3).halo == 2 * 5 + 2 * 3 + 11)
@@ -113,7 +114,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
     }
 
     /// Adaptive kernels keep a grey ramp a ramp: monotone rows, within 10⁻³ of the truth.
-    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid, .msg, .adaptive], cfaNames)
+    @Test(arguments: [DemosaicAlgorithm.rcd, .gbtf, .ahd, .mlri, .hybrid, .msg, .adaptive, .msgd], cfaNames)
     func adaptiveKernelsKeepGreyRamps(algorithm: DemosaicAlgorithm, cfaName: String) throws {
         let cfa = try #require(CFAPattern(name: cfaName))
         let kernel = algorithm.makeKernel()

@@ -26,7 +26,7 @@ import Testing
 
     /// Regions of every width from the minimum up to three chunks more, at both column phases,
     /// give the whole image's bits at distance ≥ halo (every vectorised kernel).
-    @Test(arguments: [DemosaicAlgorithm.gbtf, .mlri, .rcd, .ahd, .hybrid, .msg, .adaptive])
+    @Test(arguments: [DemosaicAlgorithm.gbtf, .mlri, .rcd, .ahd, .hybrid, .msg, .adaptive, .msgd])
     func everyRegionWidthMatchesWholeImage(algorithm: DemosaicAlgorithm) {
         let kernel = algorithm.makeKernel(), halo = kernel.halo
         let w = 2 * halo + 40, h = 2 * halo + 6

@@ -41,14 +41,22 @@ import Testing
         #expect(msg >= gbtf + 0.1, "msg \(msg) dB, gbtf \(gbtf) dB")
     }
 
-    /// The same bytes for any tile size and worker count.
-    @Test func tilingDoesNotChangeBytes() {
+    /// msgd (sharper weights, diagonal weights for red at blue, green-guided refinement) scores at
+    /// least msg on the same scene.
+    @Test func diagonalVariantFloor() {
+        let msgd = Self.cpsnr(.msgd), msg = Self.cpsnr(.msg)
+        #expect(msgd >= msg, "msgd \(msgd) dB, msg \(msg) dB")
+    }
+
+    /// The same bytes for any tile size and worker count (msg and msgd).
+    @Test(arguments: [DemosaicAlgorithm.msg, .msgd])
+    func tilingDoesNotChangeBytes(algorithm: DemosaicAlgorithm) {
         let floats = Self.scene.map { Float($0) / 255 }
         let m = DemosaicEvaluation.mosaic(interleaved: floats, width: Self.size, height: Self.size, cfa: .grbg)
-        let reference = DemosaicTiler(kernel: MSGDemosaic(), tileSize: 512, workers: 1)
+        let reference = DemosaicTiler(kernel: algorithm.makeKernel(), tileSize: 512, workers: 1)
             .run(mosaic: m, width: Self.size, height: Self.size, cfa: .grbg)
         for (tile, workers) in [(7, 2), (33, 3), (64, 1), (100, 2)] {
-            let out = DemosaicTiler(kernel: MSGDemosaic(), tileSize: tile, workers: workers)
+            let out = DemosaicTiler(kernel: algorithm.makeKernel(), tileSize: tile, workers: workers)
                 .run(mosaic: m, width: Self.size, height: Self.size, cfa: .grbg)
             #expect(out.red.map(\.bitPattern) == reference.red.map(\.bitPattern), "tile \(tile)")
             #expect(out.green.map(\.bitPattern) == reference.green.map(\.bitPattern), "tile \(tile)")

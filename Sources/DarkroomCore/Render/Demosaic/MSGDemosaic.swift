@@ -153,7 +153,7 @@ public struct MSGDemosaic: DemosaicKernel {
         }
         crossDifferences(w: w, h: h, inset: 11, rowIsRed: rowIsRed, dR: dR, dB: dB)
         // 4b. Red and blue at every site (inset 12).
-        cardinal(m: m, w: w, h: h, inset: 12, greenParity: greenParity, rowIsRed: rowIsRed,
+        Self.cardinal(m: m, w: w, h: h, inset: 12, greenParity: greenParity, rowIsRed: rowIsRed,
                  green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
         if refine > 0 {
             let k = 12
@@ -187,7 +187,7 @@ public struct MSGDemosaic: DemosaicKernel {
                 }
             }
             // 5b. Red and blue everywhere again from the refined differences (inset 14).
-            cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
+            Self.cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
                      green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
@@ -195,9 +195,10 @@ public struct MSGDemosaic: DemosaicKernel {
     }
 
     /// Red and blue at rows/columns `inset..<size − inset`: at green sites green minus the four
-    /// cardinal colour differences weighted by `f*`; at red/blue sites the sample itself and green
-    /// minus the other colour's difference.
-    private func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
+    /// cardinal colour differences weighted by `f*` (north's share is the remainder); at red/blue
+    /// sites the sample itself and green minus the other colour's difference. Shared with
+    /// `MSGDiagonalDemosaic`.
+    static func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
                           green: UnsafeMutablePointer<Float>, fS: UnsafeMutablePointer<Float>, fW: UnsafeMutablePointer<Float>,
                           fE: UnsafeMutablePointer<Float>, dR: UnsafeMutablePointer<Float>,
                           dB: UnsafeMutablePointer<Float>, red: UnsafeMutablePointer<Float>,
