@@ -9,6 +9,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case hybrid      // MSG and MLRI blended by the local inter-channel correlation
     case msg         // Pekkucuksen & Altunbasak 2013, multiscale gradients, with colour-difference refinement
     case adaptive    // MSG where the channels correlate, blended toward MLRI (evaluated only there) where not
+    case adaptiveRI = "adaptive-ri"   // MSG where the channels correlate, blended toward a quad-level residual interpolation where not
 
     /// The algorithm used when the recipe does not name one, chosen on both demosaic benchmarks
     /// and speed (`make bench-demosaic`, README "Demosaic"): MSG has the best Kodak-24 CPSNR we
@@ -34,6 +35,7 @@ extension DemosaicAlgorithm {
         case .hybrid: return HybridDemosaic()
         case .msg: return MSGDemosaic()
         case .adaptive: return AdaptiveDemosaic()
+        case .adaptiveRI: return AdaptiveRIDemosaic()
         }
     }
 }
