@@ -73,9 +73,6 @@ func parseOptions() -> Options? {
                                       lowerSlope: parts[0], upperSlope: parts[1],
                                       minimumSlope: parts.count == 6 ? parts[4] : d.minimumSlope,
                                       maximumSlope: parts.count == 6 ? parts[5] : d.maximumSlope)
-        case "--ri-bilinear-green": o.ri.directionalGreen = false
-        case "--ri-ls-slopes": o.ri.amplitudeSlopes = false
-        case "--ri-fine-share": o.ri.coarseShare = false
         case "--ri-alias": o.ri.aliasRatio = Float(args.popFirst() ?? "") ?? 0
         case "--speed-saturated":
             guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
