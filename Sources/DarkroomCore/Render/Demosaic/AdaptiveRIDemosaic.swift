@@ -87,13 +87,15 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         // P_R, S_R, T_R, P_B, S_B, T_B, U_G (fine band), P, T, S (coarse band, R and B together).
         typealias I = SIMD8<Int32>
         // Products one quad row at a time, their sums along the rows as planes, running column sums.
-        let rs = qw + 16
-        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: 10 * qn + 10 * qw + 10 * rs + 16)
+        // Row sums live in a ring of 2·window + 2 rows (row j in slot j mod ring).
+        let rs = qw + 16, ring = 2 * k + 2
+        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: 10 * ring * rs + 20 * rs + 16)
         defer { integerScratch.deallocate() }
-        integerScratch.advanced(by: 10 * qn + 10 * qw + 10 * rs).initialize(repeating: 0, count: 16)
-        let rowSums = (0..<10).map { integerScratch + $0 * qn }
-        let columnSums = (0..<10).map { integerScratch + 10 * qn + $0 * qw }
-        let sums = (0..<10).map { integerScratch + 10 * qn + 10 * qw + $0 * rs }
+        integerScratch.advanced(by: 10 * ring * rs + 20 * rs).initialize(repeating: 0, count: 16)
+        let rowSums = (0..<10).map { integerScratch + $0 * ring * rs }
+        let columnSums = (0..<10).map { integerScratch + 10 * ring * rs + $0 * rs }
+        let sums = (0..<10).map { integerScratch + 10 * ring * rs + 10 * rs + $0 * rs }
+        @inline(__always) func rowSum(_ p: Int, _ j: Int) -> UnsafeMutablePointer<Int32> { rowSums[p] + (j % ring) * rs }
         let unit: Float = 1_048_576, inverseUnit: Float = 1 / 1_048_576
         // |product| ≤ 4 (2²² units, so the rounding below is exact) and a window's sum < 2³¹.
         let bound = V(repeating: min(4 - inverseUnit, Float(2_000_000_000) / Float((2 * k + 1) * (2 * k + 1)) * inverseUnit))
@@ -134,34 +136,6 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 st(((ld(g2q, q) + ld(g2q, q + 1)) + (ld(g1q, q) + ld(g1q, q + qw))) * 0.25, gb, q)
             }
         }
-        // Band-passes and products (quads 3 ..< q − 3).
-        for j in 3..<(qh - 3) {
-            DemosaicVector.groups(3, qw - 3) { i in
-                let q = j * qw + i
-                @inline(__always) func hp(_ p: UnsafeMutablePointer<Float>) -> V {
-                    ld(p, q) - ((ld(p, q - 1) + ld(p, q + 1)) + (ld(p, q - qw) + ld(p, q + qw))) * 0.25
-                }
-                @inline(__always) func hp2(_ p: UnsafeMutablePointer<Float>) -> V {
-                    ld(p, q) - ((ld(p, q - 2) + ld(p, q + 2)) + (ld(p, q - 2 * qw) + ld(p, q + 2 * qw))) * 0.25
-                }
-                let hr = hp(rq), hb = hp(bq), hgr = hp(gr), hgb = hp(gb), h1 = hp(g1q), h2 = hp(g2q)
-                sti(quantised(hr * hgr), sums[0], i); sti(quantised(hr * hr), sums[1], i); sti(quantised(hgr * hgr), sums[2], i)
-                sti(quantised(hb * hgb), sums[3], i); sti(quantised(hb * hb), sums[4], i); sti(quantised(hgb * hgb), sums[5], i)
-                sti(quantised((h1 * h1 + h2 * h2) * 0.5), sums[6], i)
-                let cr = hp2(rq), cb = hp2(bq), cgr = hp2(gr), cgb = hp2(gb)
-                sti(quantised(cr * cgr + cb * cgb), sums[7], i); sti(quantised(cgr * cgr + cgb * cgb), sums[8], i)
-                sti(quantised(cr * cr + cb * cb), sums[9], i)
-            }
-            // Window sums along the quad row (quads 3 + k ..< q − 3 − k).
-            for p in 0..<10 {
-                let src = sums[p], dst = rowSums[p] + j * qw
-                DemosaicVector.groups(3 + k, qw - 3 - k) { i in
-                    var s = I()
-                    for d in -k...k { s &+= ldi(src, i + d) }
-                    sti(s, dst, i)
-                }
-            }
-        }
         // 2. Down the columns: slopes, share, green fallback (quads 3 + k ..< q − 3 − k).
         let eps = V(repeating: epsilon), lower = lowerSlope, inverseSpan = 1 / (upperSlope - lowerSlope)
         let lo = V(repeating: minimumSlope), hi = V(repeating: maximumSlope), alias = aliasRatio
@@ -194,7 +168,8 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         }
         let (c0, c1, c2, c3, c4) = (columnSums[0], columnSums[1], columnSums[2], columnSums[3], columnSums[4])
         let (c5, c6, c7, c8, c9) = (columnSums[5], columnSums[6], columnSums[7], columnSums[8], columnSums[9])
-        for j in (3 + k)..<(qh - 3 - k) {
+        /// Quad row `j` of step 2 (its window's last row summed along already).
+        func columnRow(_ j: Int) {
             // Running sums down the columns (exact integers): the first row sums its window,
             // each next one adds the row entering and subtracts the row leaving.
             for p in 0..<10 {
@@ -202,11 +177,11 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 if j == 3 + k {
                     DemosaicVector.groups(3 + k, qw - 3 - k) { i in
                         var s = I()
-                        for d in -k...k { s &+= ldi(rowSums[p], (j + d) * qw + i) }
+                        for d in -k...k { s &+= ldi(rowSum(p, j + d), i) }
                         sti(s, acc, i)
                     }
                 } else {
-                    let enter = rowSums[p] + (j + k) * qw, leave = rowSums[p] + (j - k - 1) * qw
+                    let enter = rowSum(p, j + k), leave = rowSum(p, j - k - 1)
                     DemosaicVector.groups(3 + k, qw - 3 - k) { i in
                         sti(ldi(acc, i) &+ ldi(enter, i) &- ldi(leave, i), acc, i)
                     }
@@ -235,6 +210,35 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 st(directionalGreen(rq, q, aGR, ld(g1q, q - 1), ld(g1q, q), ld(g2q, q - qw), ld(g2q, q)), gfr, q)
                 st(directionalGreen(bq, q, aGB, ld(g2q, q), ld(g2q, q + 1), ld(g1q, q), ld(g1q, q + qw)), gfB, q)
             }
+        }
+        // Band-passes and products (quads 3 ..< q − 3).
+        for j in 3..<(qh - 3) {
+            DemosaicVector.groups(3, qw - 3) { i in
+                let q = j * qw + i
+                @inline(__always) func hp(_ p: UnsafeMutablePointer<Float>) -> V {
+                    ld(p, q) - ((ld(p, q - 1) + ld(p, q + 1)) + (ld(p, q - qw) + ld(p, q + qw))) * 0.25
+                }
+                @inline(__always) func hp2(_ p: UnsafeMutablePointer<Float>) -> V {
+                    ld(p, q) - ((ld(p, q - 2) + ld(p, q + 2)) + (ld(p, q - 2 * qw) + ld(p, q + 2 * qw))) * 0.25
+                }
+                let hr = hp(rq), hb = hp(bq), hgr = hp(gr), hgb = hp(gb), h1 = hp(g1q), h2 = hp(g2q)
+                sti(quantised(hr * hgr), sums[0], i); sti(quantised(hr * hr), sums[1], i); sti(quantised(hgr * hgr), sums[2], i)
+                sti(quantised(hb * hgb), sums[3], i); sti(quantised(hb * hb), sums[4], i); sti(quantised(hgb * hgb), sums[5], i)
+                sti(quantised((h1 * h1 + h2 * h2) * 0.5), sums[6], i)
+                let cr = hp2(rq), cb = hp2(bq), cgr = hp2(gr), cgb = hp2(gb)
+                sti(quantised(cr * cgr + cb * cgb), sums[7], i); sti(quantised(cgr * cgr + cgb * cgb), sums[8], i)
+                sti(quantised(cr * cr + cb * cb), sums[9], i)
+            }
+            // Window sums along the quad row (quads 3 + k ..< q − 3 − k).
+            for p in 0..<10 {
+                let src = sums[p], dst = rowSum(p, j)
+                DemosaicVector.groups(3 + k, qw - 3 - k) { i in
+                    var s = I()
+                    for d in -k...k { s &+= ldi(src, i + d) }
+                    sti(s, dst, i)
+                }
+            }
+            if j - k >= 3 + k { columnRow(j - k) }
         }
         // 3. Fallback and blend, eight quads (sixteen pixels of two rows) at a time (quads
         // 4 + k ..< q − 4 − k; lanes outside that range or with share 0 keep MSG's value).
