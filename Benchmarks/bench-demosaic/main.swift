@@ -31,6 +31,8 @@ struct Options {
     /// `--speed-saturated NAME`: the saturated-set image tiled (mirrored) to 6000×4000 for a
     /// second speed scene (default coffee; "none" skips it).
     var speedSaturated = "coffee"
+    /// `--ri LOWER,UPPER[,WINDOW[,EPSILON[,MIN,MAX]]]`: adaptive-ri's ramp, quad window, ε, slope clamp (tuning).
+    var ri = AdaptiveRIDemosaic()
 }
 
 func parseOptions() -> Options? {
@@ -60,6 +62,18 @@ func parseOptions() -> Options? {
                 residual: parts.count == 6 ? MLRIDemosaic(greenRadius: Int(parts[4]), colourRadius: Int(parts[5])) : d.residual,
                 window: parts.count >= 3 ? Int(parts[2]) : d.window, epsilon: parts.count >= 4 ? parts[3] : d.epsilon,
                 lowerSlope: parts[0], upperSlope: parts[1])
+        case "--ri":
+            let parts = (args.popFirst() ?? "").split(separator: ",").compactMap { Float(String($0)) }
+            guard (2...6).contains(parts.count), parts.count != 5 else {
+                print("--ri needs LOWER,UPPER[,WINDOW[,EPSILON[,MIN,MAX]]]"); return nil
+            }
+            let d = AdaptiveRIDemosaic()
+            o.ri = AdaptiveRIDemosaic(window: parts.count >= 3 ? Int(parts[2]) : d.window,
+                                      epsilon: parts.count >= 4 ? parts[3] : d.epsilon,
+                                      lowerSlope: parts[0], upperSlope: parts[1],
+                                      minimumSlope: parts.count == 6 ? parts[4] : d.minimumSlope,
+                                      maximumSlope: parts.count == 6 ? parts[5] : d.maximumSlope)
+        case "--ri-alias": o.ri.aliasRatio = Float(args.popFirst() ?? "") ?? 0
         case "--speed-saturated":
             guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
             o.speedSaturated = v
@@ -113,6 +127,7 @@ func loadKodak(_ dir: String) -> [KodakImage] {
 /// The kernel benchmarked for `alg` (the adaptive one as `--adaptive` sets it, counting into
 /// `statistics` when given).
 func kernel(_ alg: DemosaicAlgorithm, statistics: AdaptiveDemosaicStatistics? = nil) -> any DemosaicKernel {
+    if alg == .adaptiveRI { return riKernel }
     guard alg == .adaptive else { return alg.makeKernel() }
     var k = adaptiveKernel
     k.statistics = statistics
@@ -127,6 +142,12 @@ func cpsnr(_ alg: DemosaicAlgorithm, _ k: KodakImage, cfa: CFAPattern) -> Double
     let w = k.image.width, h = k.image.height
     let mosaic = DemosaicEvaluation.mosaic(interleaved: k.floats, width: w, height: h, channels: k.image.channels, cfa: cfa)
     let out = DemosaicTiler(kernel: kernel(alg, statistics: adaptiveStatistics[currentSet])).run(mosaic: mosaic, width: w, height: h, cfa: cfa)
+    if let dir = ProcessInfo.processInfo.environment["DEMOSAIC_DUMP"], cfa == .rggb {
+        let data = (out.red + out.green + out.blue).withUnsafeBufferPointer { Data(buffer: $0) }
+        try? data.write(to: URL(fileURLWithPath: "\(dir)/\(alg.rawValue)-\(k.name)-\(w)x\(h).f32"))
+        let ref = k.floats.withUnsafeBufferPointer { Data(buffer: $0) }
+        try? ref.write(to: URL(fileURLWithPath: "\(dir)/ref-\(k.name)-\(w)x\(h)x\(k.image.channels).f32"))
+    }
     return DemosaicEvaluation.cpsnr(reference: k.image.pixels, channels: k.image.channels, width: w, height: h,
                                     red: out.red, green: out.green, blue: out.blue)
 }
@@ -215,6 +236,7 @@ func tiledMosaic(_ k: KodakImage, width: Int, height: Int) -> [Float] {
 
 guard let options = parseOptions() else { exit(2) }
 let adaptiveKernel = options.adaptive
+let riKernel = options.ri
 let wantKodak = options.set != .saturated, wantSaturated = options.set != .kodak24
 var kodak: [KodakImage] = []
 var saturated: [KodakImage] = []

@@ -10,6 +10,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case msg         // Pekkucuksen & Altunbasak 2013, multiscale gradients, with colour-difference refinement
     case adaptive    // MSG where the channels correlate, blended toward MLRI (evaluated only there) where not
     case msgd        // MSG with sharper weights, diagonal green-gradient weights and a green-guided refinement
+    case adaptiveRI = "adaptive-ri"   // MSG where the channels correlate, blended toward a quad-level residual interpolation where not
 
     /// The algorithm used when the recipe does not name one, chosen on both demosaic benchmarks
     /// and speed (`make bench-demosaic`, README "Demosaic"): MSG has the best Kodak-24 CPSNR we
@@ -36,6 +37,7 @@ extension DemosaicAlgorithm {
         case .msg: return MSGDemosaic()
         case .adaptive: return AdaptiveDemosaic()
         case .msgd: return MSGDiagonalDemosaic()
+        case .adaptiveRI: return AdaptiveRIDemosaic()
         }
     }
 }
