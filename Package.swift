@@ -92,7 +92,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "bench-demosaic",
-            dependencies: ["DarkroomCore", "DarkroomIO"],
+            dependencies: ["DarkroomCore", "DarkroomIO", "CShims"],
             path: "Benchmarks/bench-demosaic",
             swiftSettings: [.unsafeFlags(["-Ounchecked"], .when(configuration: .release))]
         ),

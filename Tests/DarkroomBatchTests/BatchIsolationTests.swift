@@ -47,7 +47,7 @@ struct BatchIsolationTests {
         let recipe = rep["recipe"] as? [String: Any]
         #expect(recipe?["highlights"] as? String == "reconstruct")
         #expect(recipe?["look"] as? String == "reference")
-        #expect(recipe?["demosaic"] as? String == "msg")
+        #expect(recipe?["demosaic"] as? String == "adaptive-ri")
         let crashed = Self.entry(rep, names[1]), hung = Self.entry(rep, names[3]), hog = Self.entry(rep, names[5])
         #expect(crashed?["status"] as? String == "failed")
         #expect(crashed?["category"] as? String == "crashed")

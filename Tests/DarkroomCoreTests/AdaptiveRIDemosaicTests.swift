@@ -34,14 +34,14 @@ import Testing
         #expect(db >= msg + 6, "adaptive-ri \(db) dB, msg \(msg) dB")
     }
 
-    /// Shared detail: the share is 0 everywhere and the output is MSG's bytes.
+    /// Shared detail: the share is 0 everywhere and the output is its member's (msgd's) bytes.
     @Test(arguments: CFAPattern.all)
     func correlatedImageIsMSGBytes(cfa: CFAPattern) {
         let m = DemosaicEvaluation.mosaic(interleaved: AdaptiveDemosaicTests.grey.map { Float($0) / 255 },
                                           width: Self.size, height: Self.size, cfa: cfa)
         let out = AdaptiveDemosaicTests.run(AdaptiveRIDemosaic(), m, cfa: cfa)
-        let msg = AdaptiveDemosaicTests.run(MSGDemosaic(), m, cfa: cfa)
-        let mismatches = zip(out, msg).filter { $0.bitPattern != $1.bitPattern }.count
-        #expect(mismatches == 0, "\(mismatches) values differ from MSG's")
+        let member = AdaptiveDemosaicTests.run(MSGDiagonalDemosaic(), m, cfa: cfa)
+        let mismatches = zip(out, member).filter { $0.bitPattern != $1.bitPattern }.count
+        #expect(mismatches == 0, "\(mismatches) values differ from msgd's")
     }
 }

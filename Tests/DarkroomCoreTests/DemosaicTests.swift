@@ -46,7 +46,7 @@ private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
 @Suite struct DemosaicTests {
     @Test func algorithmsAndDefault() {
         #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg", "adaptive", "msgd", "adaptive-ri"])
-        #expect(DemosaicAlgorithm.default == .msg)
+        #expect(DemosaicAlgorithm.default == .adaptiveRI)
         #expect(DemosaicAlgorithm.bilinear.halo == 1)
         #expect(DemosaicAlgorithm.malvar.halo == 2)
         #expect(DemosaicAlgorithm.rcd.halo == 10)

@@ -10,14 +10,15 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case msg         // Pekkucuksen & Altunbasak 2013, multiscale gradients, with colour-difference refinement
     case adaptive    // MSG where the channels correlate, blended toward MLRI (evaluated only there) where not
     case msgd        // MSG with sharper weights, diagonal green-gradient weights and a green-guided refinement
-    case adaptiveRI = "adaptive-ri"   // MSG where the channels correlate, blended toward a quad-level residual interpolation where not
+    case adaptiveRI = "adaptive-ri"   // msgd where the channels correlate, blended toward a quad-level residual interpolation where not
 
     /// The algorithm used when the recipe does not name one, chosen on both demosaic benchmarks
-    /// and speed (`make bench-demosaic`, README "Demosaic"): MSG has the best Kodak-24 CPSNR we
-    /// have (40.80 dB; GBTF 40.56) and beats GBTF on the saturated set (35.14 against 34.57 dB)
-    /// at ≈ 0.8× its speed (≥ 100 MP/s on 2 workers). MLRI and the MSG/MLRI hybrid hold better on
-    /// saturated, uncorrelated colour (38.26 / 38.20 dB) but run at 30–50 MP/s.
-    public static let `default`: DemosaicAlgorithm = .msg
+    /// (`make bench-demosaic`, README "Demosaic"): adaptive-ri (msgd where the channels correlate,
+    /// a quad-level residual interpolation blended in where they do not) is the only method here at
+    /// the top of both sets — Kodak 24 41.03 dB (msgd 41.03, msg 40.80), saturated set 38.34 dB
+    /// (mlri 38.26, msgd 36.08, msg 35.14) — at ≈ 0.55–0.65× msg's speed (short of issue 14's
+    /// 100 MP/s on 2 workers on the 2026-11-27 host; `--demosaic msg` is the fast choice).
+    public static let `default`: DemosaicAlgorithm = .adaptiveRI
 }
 
 extension DemosaicAlgorithm {
