@@ -117,7 +117,9 @@ struct NoiseReductionFullResolutionTests {
     }
 
     /// Luminance alone (`LUMA,0`) on the test scene of `NoiseReductionTests` at the middle level:
-    /// ≥ 3 dB (measured +3.59; on bench-quality's Kodak images the luminance alone gains
+    /// ≥ 2.4 dB with the default demosaic, adaptive-ri (measured +2.55: off 32.66, `1,0` 35.21 dB;
+    /// its `off` is 0.24 dB better than msg's; with msg, the default until 2026-11-27, +3.59
+    /// and the bound was 3; on bench-quality's Kodak images the luminance alone gains
     /// +1.38 dB at that level, the quad Y plane that did the luminance before +0.37).
     @Test func luminanceAloneGains() throws {
         let clean = try NoiseReductionTests.render(NoiseReductionTests.raw(S: 0, O: 0, tag: false), .off)
@@ -125,6 +127,6 @@ struct NoiseReductionFullResolutionTests {
         let before = NoiseReductionTests.psnr(try NoiseReductionTests.render(noisy, .off), clean)
         let after = NoiseReductionTests.psnr(try NoiseReductionTests.render(noisy, .strength(luma: 1, chroma: 0)), clean)
         print(String(format: "luminance only, middle level: PSNR off %.2f dB, 1,0 %.2f dB (%+.2f)", before, after, after - before))
-        #expect(after - before >= 3)
+        #expect(after - before >= 2.4)
     }
 }

@@ -76,7 +76,12 @@ struct NoiseReductionTests {
     }
 
     /// Three ISO-like noise levels (σ at mid-grey 0.004, 0.009, 0.018 of the range): auto gains
-    /// ≥ 3, ≥ 4.3 and ≥ 5.5 dB (measured +3.46, +4.55, +5.75 with the 3 × 3 energy windows and
+    /// ≥ 3, ≥ 4.0 and ≥ 5.0 dB with the default demosaic, adaptive-ri (measured +3.15, +4.17,
+    /// +5.21: off 38.38 / 32.66 / 26.92 dB, auto 41.53 / 36.84 / 32.13 — its fallback already
+    /// smooths the noisy render's decorrelated areas, so `off` is 0.1–0.4 dB better than msg's
+    /// and the gain smaller; with msg (the default until 2026-11-27) off 38.30 / 32.42 / 26.54,
+    /// auto 41.76 / 36.97 / 32.29, gains
+    /// +3.46, +4.55, +5.75, the bounds were 3 / 4.3 / 5.5; measured with the 3 × 3 energy windows and
     /// L's orientations at the finest level only, the cost the whole-develop speed budget allows;
     /// +3.60, +4.93, +6.37 with 5 × 5 windows and three orientations at every level; the quad
     /// filter alone, before the full-resolution stage, gained +2.9, +3.9, +5.0; a local Wiener
@@ -92,8 +97,8 @@ struct NoiseReductionTests {
             gains.append(after - before)
         }
         #expect(gains[0] >= 3)
-        #expect(gains[1] >= 4.3)
-        #expect(gains[2] >= 5.5)
+        #expect(gains[1] >= 4.0)
+        #expect(gains[2] >= 5.0)
     }
 
     /// A flat field of one colour (no detail to keep) at the middle and high levels, for each of

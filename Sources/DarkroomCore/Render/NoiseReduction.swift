@@ -241,7 +241,8 @@ struct NoiseReduction: Sendable {
     /// Demosaics by `kernel` a flat `side`² mosaic at 0.5 whose `colour` photosites carry Gaussian
     /// noise of σ `sigma` (a 64-bit LCG from `seed` + `colour`, Box–Muller), into `red`, `green`,
     /// `blue` (`side`² samples each; `mosaic` is scratch of that size). Deterministic: how the
-    /// demosaic spreads white photosite noise, for the noise calibrations.
+    /// demosaic spreads white photosite noise, for the noise calibrations (through the kernel's
+    /// `noiseCalibration`: an adaptive kernel's correlated member).
     static func demosaicNoise(kernel: any DemosaicKernel, cfa: CFAPattern, side: Int, colour: Int, seed: UInt64, sigma: Float,
                               mosaic: inout [Float], red: inout [Float], green: inout [Float], blue: inout [Float]) {
         var state = seed &+ UInt64(colour)
@@ -257,8 +258,8 @@ struct NoiseReduction: Sendable {
         }
         mosaic.withUnsafeBufferPointer { m in red.withUnsafeMutableBufferPointer { r in
             green.withUnsafeMutableBufferPointer { g in blue.withUnsafeMutableBufferPointer { b in
-                kernel.demosaic(mosaic: m.baseAddress!, width: side, height: side, cfa: cfa,
-                                red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
+                kernel.noiseCalibration.demosaic(mosaic: m.baseAddress!, width: side, height: side, cfa: cfa,
+                                                 red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
             } } } }
     }
 

@@ -62,6 +62,9 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
     public var aliasRatio: Float = 1
 
     public var halo: Int { max(directional.halo, 2 * window + 10) }
+    /// The noise calibrations measure the member: their one-colour noise mosaic would send every
+    /// pixel to the fallback, which correlated content (where noise reduction works) never takes.
+    public var noiseCalibration: any DemosaicKernel { directional }
 
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,

@@ -55,7 +55,16 @@ extension DemosaicAlgorithm {
 /// given buffers, and must work for any region at least `2 * halo + 2` pixels on each side.
 public protocol DemosaicKernel: Sendable {
     var halo: Int { get }
+    /// The kernel whose noise transfer the noise-reduction calibrations measure
+    /// (`NoiseReduction.demosaicNoise`: a flat mosaic with white noise in one CFA colour at a
+    /// time). Itself, except for a correlation-adaptive kernel, to which that mosaic is maximally
+    /// decorrelated content: it returns the member that renders correlated (real) content.
+    var noiseCalibration: any DemosaicKernel { get }
     func demosaic(mosaic: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
                   red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                   blue: UnsafeMutablePointer<Float>)
+}
+
+extension DemosaicKernel {
+    public var noiseCalibration: any DemosaicKernel { self }
 }
