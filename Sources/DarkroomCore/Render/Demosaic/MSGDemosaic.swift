@@ -87,17 +87,7 @@ public struct MSGDemosaic: DemosaicKernel {
         }
 
         // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-        for y in 2..<(h - 2) {
-            let mr = m + y * w, gp = greenParity[y & 1]
-            chunks(2) { x in
-                let p = mr + x
-                let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
-                let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
-                let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
-                D.store((c - eh) * sign, dH + y * w + x)
-                D.store((c - ev) * sign, dV + y * w + x)
-            }
-        }
+        MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, greenParity: greenParity, dH: dH, dV: dV)
         // 2. Multiscale gradients (inset 4).
         for y in 4..<(h - 4) {
             let o = y * w
@@ -175,23 +165,54 @@ public struct MSGDemosaic: DemosaicKernel {
                     D.store(D.blend(isGreen, own, delta), t + i)
                 }
             }
-            for y in (k + 1)..<(h - k - 1) {
-                let o = y * w, gp = greenParity[y & 1]
-                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
-                chunks(k + 1) { x in
-                    let i = o + x
-                    let isGreen = D.parityLanes(x, gp)
-                    let delta = D.load(t + i)
-                    D.store(delta, d + i)
-                    D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
-                }
-            }
+            MSGDemosaic.commitRefined(m: m, w: w, h: h, inset: k + 1, greenParity: greenParity, rowIsRed: rowIsRed,
+                                      tR: tR, tB: tB, dR: dR, dB: dB, green: green)
             // 5b. Red and blue everywhere again from the refined differences (inset 14).
             Self.cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
                      green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
                             red: red, green: green, blue: blue)
+    }
+
+    /// Step 1, Hamilton–Adams horizontal and vertical colour differences (green − other, inset 2)
+    /// into `dH`, `dV`. Shared with `MSGDiagonalDemosaic`.
+    static func hamiltonAdams(m: UnsafePointer<Float>, w: Int, h: Int, greenParity: [Int],
+                              dH: UnsafeMutablePointer<Float>, dV: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        for y in 2..<(h - 2) {
+            let mr = m + y * w, gp = greenParity[y & 1]
+            for x0 in stride(from: 2, to: w - 2, by: 8) {
+                let x = min(x0, w - 2 - 8)
+                let p = mr + x
+                let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
+                let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
+                let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
+                D.store((c - eh) * sign, dH + y * w + x)
+                D.store((c - ev) * sign, dV + y * w + x)
+            }
+        }
+    }
+
+    /// The refinement's commit (rows/columns `inset..<size − inset`): the refined differences
+    /// `tR`/`tB` become `dR`/`dB`, and green at red/blue sites the sample plus its difference.
+    /// Shared with `MSGDiagonalDemosaic`.
+    static func commitRefined(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
+                              tR: UnsafeMutablePointer<Float>, tB: UnsafeMutablePointer<Float>,
+                              dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>,
+                              green: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        for y in inset..<(h - inset) {
+            let o = y * w, gp = greenParity[y & 1]
+            let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
+            for x0 in stride(from: inset, to: w - inset, by: 8) {
+                let x = min(x0, w - inset - 8), i = o + x
+                let isGreen = D.parityLanes(x, gp)
+                let delta = D.load(t + i)
+                D.store(delta, d + i)
+                D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
+            }
+        }
     }
 
     /// Red and blue at rows/columns `inset..<size − inset`: at green sites green minus the four

@@ -112,17 +112,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         }
 
         // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-        for y in 2..<(h - 2) {
-            let mr = m + y * w, gp = greenParity[y & 1]
-            chunks(2) { x in
-                let p = mr + x
-                let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
-                let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
-                let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
-                D.store((c - eh) * sign, dH + y * w + x)
-                D.store((c - ev) * sign, dV + y * w + x)
-            }
-        }
+        MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, greenParity: greenParity, dH: dH, dV: dV)
         // Multiscale gradients of ΔH / ΔV and one-scale gradients of the mosaic along both
         // diagonals (same-colour samples), summed over three columns as they are formed (rows
         // from 4, columns from 5), then over three rows → inverse squares for ΔH / ΔV, scaled
@@ -239,17 +229,8 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                     D.store(D.blend(isGreen, own, delta), t + i)
                 }
             }
-            for y in (k + 1)..<(h - k - 1) {
-                let o = y * w, gp = greenParity[y & 1]
-                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
-                chunks(k + 1) { x in
-                    let i = o + x
-                    let isGreen = D.parityLanes(x, gp)
-                    let delta = D.load(t + i)
-                    D.store(delta, d + i)
-                    D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
-                }
-            }
+            MSGDemosaic.commitRefined(m: m, w: w, h: h, inset: k + 1, greenParity: greenParity, rowIsRed: rowIsRed,
+                                      tR: tR, tB: tB, dR: dR, dB: dB, green: green)
             // 5b. Red and blue everywhere again from the refined differences (inset 13).
             MSGDemosaic.cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
                                  green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
