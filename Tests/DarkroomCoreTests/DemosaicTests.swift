@@ -44,6 +44,27 @@ private let kernels = DemosaicAlgorithm.allCases
 private let cfaNames = ["rggb", "grbg", "bggr", "gbrg"]
 
 @Suite struct DemosaicTests {
+    /// A mosaic smaller than the default's `2 · halo + 2` (adaptive-ri: 50 px) is rendered with its
+    /// member, msgd (34 px); from 50 px on with adaptive-ri itself; an algorithm without a member
+    /// (mlri, 56 px) still refuses a mosaic too small for it, naming the size.
+    @Test func smallMosaicsUseTheBlendsMember() throws {
+        func plan(_ w: Int, _ h: Int, _ demosaic: DemosaicAlgorithm = .default) throws -> DevelopPlan {
+            // The chart needs a larger canvas; the plan takes the mosaic's size on its own.
+            var md = SyntheticChart(cfa: .rggb, bitsPerSample: 14, illuminant: ColorMath.d65, width: 256, height: 256).makeRawImage().metadata
+            md.defaultCrop = nil
+            var recipe = DevelopRecipe()
+            recipe.demosaic = demosaic
+            return try DevelopPlan(metadata: md, width: w, height: h, samplesPerPixel: 1, recipe: recipe, opcodes: ParsedOpcodeLists(md))
+        }
+        #expect(DemosaicAlgorithm.default.halo == 24 && DemosaicAlgorithm.msgd.halo == 16)
+        #expect(try plan(60, 40).recipe.demosaic == .msgd)
+        #expect(try plan(49, 80).recipe.demosaic == .msgd)
+        #expect(try plan(50, 50).recipe.demosaic == .adaptiveRI)
+        #expect(try plan(40, 40, .hybrid).recipe.demosaic == .msg)
+        #expect(throws: DevelopError.self) { try plan(40, 40, .mlri) }
+        #expect(throws: DevelopError.self) { try plan(33, 60) }
+    }
+
     @Test func algorithmsAndDefault() {
         #expect(DemosaicAlgorithm.allCases.map(\.rawValue) == ["bilinear", "malvar", "rcd", "gbtf", "ahd", "mlri", "hybrid", "msg", "adaptive", "msgd", "adaptive-ri"])
         #expect(DemosaicAlgorithm.default == .adaptiveRI)

@@ -91,6 +91,13 @@ public struct DevelopPlan: Sendable {
     public init(metadata: RawMetadata, width: Int, height: Int, samplesPerPixel: Int,
                 recipe: DevelopRecipe, opcodes: ParsedOpcodeLists, profile: CameraProfile? = nil,
                 raw: RawImage? = nil) throws(DevelopError) {
+        var recipe = recipe
+        // A blend whose windows need more than a small mosaic has renders it with its
+        // colour-difference member (adaptive-ri: msgd), which needs less; decided by the size alone.
+        if samplesPerPixel == 1, let member = recipe.demosaic.smallImageMember,
+           min(width, height) < 2 * recipe.demosaic.halo + 2 {
+            recipe.demosaic = member
+        }
         self.recipe = recipe
         self.width = width
         self.height = height

@@ -25,6 +25,17 @@ extension DemosaicAlgorithm {
     /// Pixels each side of a region a kernel needs to compute its interior exactly.
     public var halo: Int { makeKernel().halo }
 
+    /// The colour-difference member a blend renders with on a mosaic smaller than its own
+    /// `2 · halo + 2` pixels (`DevelopPlan`): adaptive-ri → msgd, adaptive and hybrid → msg; nil
+    /// for the others (a mosaic too small for them is an error).
+    public var smallImageMember: DemosaicAlgorithm? {
+        switch self {
+        case .adaptiveRI: return .msgd
+        case .adaptive, .hybrid: return .msg
+        default: return nil
+        }
+    }
+
     /// A kernel for this algorithm (stateless and `Sendable`: one value may serve every thread).
     public func makeKernel() -> any DemosaicKernel {
         switch self {
