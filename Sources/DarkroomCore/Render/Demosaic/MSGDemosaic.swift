@@ -52,11 +52,8 @@ public struct MSGDemosaic: DemosaicKernel {
                          red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
                          blue: UnsafeMutablePointer<Float>) {
         let w = width, h = height
-        guard w >= 2 * halo + 2, h >= 2 * halo + 2 else {
-            DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: max(w, h),
-                                red: red, green: green, blue: blue)
-            return
-        }
+        if DemosaicBorder.fillIfTooSmall(halo: halo, mosaic: m, width: w, height: h, cfa: cfa,
+                                         red: red, green: green, blue: blue) { return }
         typealias V = DemosaicVector.V
         typealias D = DemosaicVector
         let n = w * h
