@@ -1,6 +1,7 @@
 // bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown]
 //                [--algorithms a,b] [--no-speed] [--no-quality]
 //                [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]
+//                [--tile N]
 //
 // Mosaics each image of a test set (8-bit values / 255 as they are, no linearisation, RGGB),
 // demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image
@@ -38,6 +39,8 @@ struct Options {
     var speedSaturated = "coffee"
     /// `--ri LOWER,UPPER[,WINDOW[,EPSILON[,MIN,MAX]]]`: adaptive-ri's ramp, quad window, ε, slope clamp (tuning).
     var ri = AdaptiveRIDemosaic()
+    /// `--tile N`: the speed runs' output tile side (default 256, the develop recipe's default).
+    var tile = DevelopRecipe().tileSize
 }
 
 func parseOptions() -> Options? {
@@ -78,6 +81,11 @@ func parseOptions() -> Options? {
                                       lowerSlope: parts[0], upperSlope: parts[1],
                                       minimumSlope: parts.count == 6 ? parts[4] : d.minimumSlope,
                                       maximumSlope: parts.count == 6 ? parts[5] : d.maximumSlope)
+        case "--tile":
+            guard let v = args.popFirst().flatMap({ Int($0) }), (16...8192).contains(v) else {
+                print("--tile needs a tile side in 16…8192"); return nil
+            }
+            o.tile = v
         case "--ri-alias": o.ri.aliasRatio = Float(args.popFirst() ?? "") ?? 0
         case "--speed-saturated":
             guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
@@ -98,7 +106,7 @@ func parseOptions() -> Options? {
             o.algorithms = algs
         case "-h", "--help":
             print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
-                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]")
+                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none] [--tile N]")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
@@ -188,9 +196,9 @@ func orderCheck(_ alg: DemosaicAlgorithm, _ k: KodakImage, dx: Int, dy: Int) -> 
 }
 
 /// Best-of-3 megapixels per second for demosaicing `mosaic` with `workers` threads.
-func speed(_ alg: DemosaicAlgorithm, mosaic: [Float], width: Int, height: Int, workers: Int,
+func speed(_ alg: DemosaicAlgorithm, mosaic: [Float], width: Int, height: Int, workers: Int, tile: Int,
            statistics: AdaptiveDemosaicStatistics? = nil) -> Double {
-    let tiler = DemosaicTiler(kernel: kernel(alg, statistics: statistics), tileSize: 256, workers: workers)
+    let tiler = DemosaicTiler(kernel: kernel(alg, statistics: statistics), tileSize: tile, workers: workers)
     var best = Double.infinity
     for _ in 0..<3 {
         let t0 = DispatchTime.now().uptimeNanoseconds
@@ -360,12 +368,12 @@ if options.quality {
 if options.speed {
     let w = 6000, h = 4000
     let big = syntheticMosaic(width: w, height: h)
-    print(options.markdown ? "\n### Speed (MP/s, \(w)×\(h) synthetic RGGB mosaic, 256² tiles + halo, best of 3)\n" : "\nSpeed (MP/s, \(w)x\(h), best of 3)")
+    print(options.markdown ? "\n### Speed (MP/s, \(w)×\(h) synthetic RGGB mosaic, \(options.tile)² tiles + halo, best of 3)\n" : "\nSpeed (MP/s, \(w)x\(h), \(options.tile)² tiles, best of 3)")
     header(["algorithm", "halo", "CPSNR Kodak", "CPSNR saturated", "1 worker", "2 workers"])
     for a in algs {
         let st = AdaptiveDemosaicStatistics()
-        let s1 = speed(a, mosaic: big, width: w, height: h, workers: 1)
-        let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2, statistics: a == .adaptive ? st : nil)
+        let s1 = speed(a, mosaic: big, width: w, height: h, workers: 1, tile: options.tile)
+        let s2 = speed(a, mosaic: big, width: w, height: h, workers: 2, tile: options.tile, statistics: a == .adaptive ? st : nil)
         print(row([a.rawValue, "\(a.halo)", kodakMeans[a].map { fmt($0) } ?? "–", saturatedMeans[a].map { fmt($0) } ?? "–",
                   fmt(s1, 1), fmt(s2, 1)]))
         if a == .adaptive { print(statisticsLine(st)) }
@@ -380,8 +388,8 @@ if options.speed {
             header(["algorithm", "1 worker", "2 workers"])
             for a in algs {
                 let st = AdaptiveDemosaicStatistics()
-                let s1 = speed(a, mosaic: sat, width: w, height: h, workers: 1)
-                let s2 = speed(a, mosaic: sat, width: w, height: h, workers: 2, statistics: a == .adaptive ? st : nil)
+                let s1 = speed(a, mosaic: sat, width: w, height: h, workers: 1, tile: options.tile)
+                let s2 = speed(a, mosaic: sat, width: w, height: h, workers: 2, tile: options.tile, statistics: a == .adaptive ? st : nil)
                 print(row([a.rawValue, fmt(s1, 1), fmt(s2, 1)]))
                 if a == .adaptive { print(statisticsLine(st)) }
             }

@@ -58,11 +58,17 @@ public struct DemosaicTiler: Sendable {
         let input = UnsafeMutablePointer<Float>.allocate(capacity: count * 4)
         defer { input.deallocate() }
         let r = input + count, g = input + 2 * count, b = input + 3 * count
+        // Columns inside the image are one copy per row; only the mirrored margins go pixel by pixel.
+        let inside = max(ox, 0)..<min(ox + rw, width)
         for y in 0..<rh {
-            let sy = mirror(oy + y, height)
-            for x in 0..<rw {
-                input[y * rw + x] = shared.mosaic[sy * width + mirror(ox + x, width)]
+            let source = shared.mosaic + mirror(oy + y, height) * width, row = input + y * rw
+            if inside.isEmpty {
+                for x in 0..<rw { row[x] = source[mirror(ox + x, width)] }
+                continue
             }
+            for x in 0..<(inside.lowerBound - ox) { row[x] = source[mirror(ox + x, width)] }
+            (row + (inside.lowerBound - ox)).update(from: source + inside.lowerBound, count: inside.count)
+            for x in (inside.upperBound - ox)..<rw { row[x] = source[mirror(ox + x, width)] }
         }
         kernel.demosaic(mosaic: input, width: rw, height: rh, cfa: cfa.shifted(dx: ox, dy: oy),
                         red: r, green: g, blue: b)

@@ -173,11 +173,12 @@ public struct MSGDemosaic: DemosaicKernel {
     }
 
     /// Step 1, Hamilton–Adams horizontal and vertical colour differences (green − other, inset 2)
-    /// into `dH`, `dV`. Shared with `MSGDiagonalDemosaic`.
-    static func hamiltonAdams(m: UnsafePointer<Float>, w: Int, h: Int, greenParity: [Int],
+    /// into `dH`, `dV` (`rows`, default all of them, restricts it to some rows). Shared with
+    /// `MSGDiagonalDemosaic`.
+    static func hamiltonAdams(m: UnsafePointer<Float>, w: Int, h: Int, rows: Range<Int>? = nil, greenParity: [Int],
                               dH: UnsafeMutablePointer<Float>, dV: UnsafeMutablePointer<Float>) {
         typealias D = DemosaicVector
-        for y in 2..<(h - 2) {
+        for y in rows ?? 2..<(h - 2) {
             let mr = m + y * w, gp = greenParity[y & 1]
             for x0 in stride(from: 2, to: w - 2, by: 8) {
                 let x = min(x0, w - 2 - 8)
@@ -193,22 +194,31 @@ public struct MSGDemosaic: DemosaicKernel {
 
     /// The refinement's commit (rows/columns `inset..<size − inset`): the refined differences
     /// `tR`/`tB` become `dR`/`dB`, and green at red/blue sites the sample plus its difference.
-    /// Shared with `MSGDiagonalDemosaic`.
     static func commitRefined(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
                               tR: UnsafeMutablePointer<Float>, tB: UnsafeMutablePointer<Float>,
                               dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>,
                               green: UnsafeMutablePointer<Float>) {
-        typealias D = DemosaicVector
         for y in inset..<(h - inset) {
-            let o = y * w, gp = greenParity[y & 1]
-            let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
-            for x0 in stride(from: inset, to: w - inset, by: 8) {
-                let x = min(x0, w - inset - 8), i = o + x
-                let isGreen = D.parityLanes(x, gp)
-                let delta = D.load(t + i)
-                D.store(delta, d + i)
-                D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
-            }
+            commitRow(y, refined: UnsafePointer((rowIsRed[y & 1] ? tR : tB) + y * w), m: m, w: w, inset: inset,
+                      greenParity: greenParity, rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
+        }
+    }
+
+    /// One row `y` of the commit, its refined differences at `refined[x]` (columns
+    /// `inset..<w − inset`). Shared with `MSGDiagonalDemosaic`, which keeps them in one row buffer.
+    @inline(__always)
+    static func commitRow(_ y: Int, refined t: UnsafePointer<Float>, m: UnsafePointer<Float>, w: Int, inset: Int,
+                          greenParity: [Int], rowIsRed: [Bool], dR: UnsafeMutablePointer<Float>,
+                          dB: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        let o = y * w, gp = greenParity[y & 1]
+        let d = rowIsRed[y & 1] ? dR : dB
+        for x0 in stride(from: inset, to: w - inset, by: 8) {
+            let x = min(x0, w - inset - 8), i = o + x
+            let isGreen = D.parityLanes(x, gp)
+            let delta = D.load(t + x)
+            D.store(delta, d + i)
+            D.store(D.blend(isGreen, D.load(m + i), D.load(m + i) + delta), green + i)
         }
     }
 
@@ -216,13 +226,15 @@ public struct MSGDemosaic: DemosaicKernel {
     /// cardinal colour differences weighted by `f*` (north's share is the remainder); at red/blue
     /// sites the sample itself and green minus the other colour's difference. Shared with
     /// `MSGDiagonalDemosaic`.
-    static func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
+    /// `rows` (default all of them) restricts it to some rows.
+    static func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, rows: Range<Int>? = nil,
+                          greenParity: [Int], rowIsRed: [Bool],
                           green: UnsafeMutablePointer<Float>, fS: UnsafeMutablePointer<Float>, fW: UnsafeMutablePointer<Float>,
                           fE: UnsafeMutablePointer<Float>, dR: UnsafeMutablePointer<Float>,
                           dB: UnsafeMutablePointer<Float>, red: UnsafeMutablePointer<Float>,
                           blue: UnsafeMutablePointer<Float>) {
         typealias D = DemosaicVector
-        for y in inset..<(h - inset) {
+        for y in rows ?? inset..<(h - inset) {
             let gp = greenParity[y & 1], isRed = rowIsRed[y & 1]
             let same = isRed ? dR : dB, other = isRed ? dB : dR
             let sameOut = isRed ? red : blue, otherOut = isRed ? blue : red

@@ -51,7 +51,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
     public var halo: Int { Self.exactInset + 3 }
 
     private enum Plane: Int, CaseIterable {
-        case dH, dV, rH, rV, rA, rD, qH, qV, qA, qD, fS, fW, fE, dR, dB
+        case dH, dV, gGH, gGV, qH, qV, qA, qD, fS, fW, fE, dR, dB
     }
 
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
@@ -69,12 +69,10 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         // overwritten by the border fill.
         defer { storage.deallocate() }
         func plane(_ p: Plane) -> UnsafeMutablePointer<Float> { storage + p.rawValue * n }
-        let dH = plane(.dH), dV = plane(.dV), rH = plane(.rH), rV = plane(.rV), rA = plane(.rA), rD = plane(.rD)
+        let dH = plane(.dH), dV = plane(.dV), gGH = plane(.gGH), gGV = plane(.gGV)
         let qH = plane(.qH), qV = plane(.qV), qA = plane(.qA), qD = plane(.qD)
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
         let dR = plane(.dR), dB = plane(.dB)
-        // Once the windows are summed: the green plane's H/V gradients, the refined differences.
-        let gGH = rH, gGV = rV, tR = rA, tB = rD
 
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
@@ -108,39 +106,56 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
             D.abs(D.load(p - s) - D.load(p + s)) + D.abs(D.load(p - 2 * s) - D.load(p + 2 * s)) * s2
         }
 
-        // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-        MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, greenParity: greenParity, dH: dH, dV: dV)
+        // The stages run as one sweep down the region: at step Y each stage does one row, lagging
+        // Y by the rows its reads need from the stages before it (and, for the refinement's
+        // commit, by the rows the stages before it still read from what it overwrites). The rows,
+        // columns and arithmetic are those of one pass per stage over whole planes, so the
+        // output is the same bits; only a band of about twenty rows of every plane is live at once,
+        // which stays in cache. Lags: Hamilton–Adams 0, gradients 2 (they read ΔV two rows down),
+        // window rows 3, green 5 (windows two rows down), green gradients 7 (green two rows
+        // down), red at blue 8 (differences three rows down), red and blue 9 (one row down),
+        // refinement 12 (red and blue one row down; its commit rewrites differences and green that
+        // the green gradients, red at blue and the first red-and-blue stage read up to two,
+        // three and one rows from theirs).
+        let lagGradient = 2, lagGreen = 5, lagGreenGradient = 7, lagCross = 8, lagCardinal = 9, lagRefine = 12
+
         // Multiscale gradients of ΔH / ΔV and one-scale gradients of the mosaic along both
         // diagonals (same-colour samples), summed over three columns as they are formed (rows
         // from 4, columns from 5), then over three rows → inverse squares for ΔH / ΔV, scaled
-        // squares for the diagonals (their shares are formed with one division; inset 5).
-        for y in 4..<(h - 4) {
+        // squares for the diagonals (their shares are formed with one division; inset 5). The
+        // three-column sums live in a ring of three rows per quantity.
+        let ringRows = 3
+        let ring = UnsafeMutablePointer<Float>.allocate(capacity: 4 * ringRows * w)
+        defer { ring.deallocate() }
+        @inline(__always) func slot(_ p: Int, _ y: Int) -> UnsafeMutablePointer<Float> { ring + (p * ringRows + y % ringRows) * w }
+        @inline(__always) func gradientRow(_ y: Int) {
             let o = y * w
+            let sH = slot(0, y), sV = slot(1, y), sA = slot(2, y), sD = slot(3, y)
             chunks(5) { x in
                 let ph = UnsafePointer(dH + o + x), pv = UnsafePointer(dV + o + x), p = m + o + x
-                D.store((gradient(ph - 1, 1) + gradient(ph + 1, 1)) + gradient(ph, 1), rH + o + x)
-                D.store((gradient(pv - 1, w) + gradient(pv + 1, w)) + gradient(pv, w), rV + o + x)
+                D.store((gradient(ph - 1, 1) + gradient(ph + 1, 1)) + gradient(ph, 1), sH + x)
+                D.store((gradient(pv - 1, w) + gradient(pv + 1, w)) + gradient(pv, w), sV + x)
                 let a0 = D.abs(D.load(p - w) - D.load(p + w - 2)), a1 = D.abs(D.load(p - w + 1) - D.load(p + w - 1))
                 let a2 = D.abs(D.load(p - w + 2) - D.load(p + w))
                 let d0 = D.abs(D.load(p - w - 2) - D.load(p + w)), d1 = D.abs(D.load(p - w - 1) - D.load(p + w + 1))
                 let d2 = D.abs(D.load(p - w) - D.load(p + w + 2))
-                D.store((a0 + a2) + a1, rA + o + x)
-                D.store((d0 + d2) + d1, rD + o + x)
+                D.store((a0 + a2) + a1, sA + x)
+                D.store((d0 + d2) + d1, sD + x)
             }
         }
-        for y in 5..<(h - 5) {
+        /// Window row `y` (rows 5 ..< h − 5), once gradient rows y − 1 … y + 1 are in the ring.
+        @inline(__always) func windowRow(_ y: Int) {
             let o = y * w
             chunks(5) { x in
-                @inline(__always) func column(_ r: UnsafeMutablePointer<Float>) -> V {
-                    let p = r + o + x
-                    return (D.load(p - w) + D.load(p + w)) + D.load(p)
+                @inline(__always) func column(_ p: Int) -> V {
+                    (D.load(slot(p, y - 1) + x) + D.load(slot(p, y + 1) + x)) + D.load(slot(p, y) + x)
                 }
-                D.store(inverseSquare(column(rH)), qH + o + x); D.store(inverseSquare(column(rV)), qV + o + x)
-                D.store(squareScaled(column(rA)), qA + o + x); D.store(squareScaled(column(rD)), qD + o + x)
+                D.store(inverseSquare(column(0)), qH + o + x); D.store(inverseSquare(column(1)), qV + o + x)
+                D.store(squareScaled(column(2)), qA + o + x); D.store(squareScaled(column(3)), qD + o + x)
             }
         }
         // 2. Green at red/blue sites; the one-pixel weights `f` (inset 7).
-        for y in 7..<(h - 7) {
+        @inline(__always) func greenRow(_ y: Int) {
             let o = y * w, gp = greenParity[y & 1]
             let d = rowIsRed[y & 1] ? dR : dB
             chunks(7) { x in
@@ -165,7 +180,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
             }
         }
         // The green plane's multiscale H/V gradients (inset 9), for the refinement.
-        for y in 9..<(h - 9) {
+        @inline(__always) func greenGradientRow(_ y: Int) {
             let o = y * w
             chunks(9) { x in
                 let g = UnsafePointer(green + o + x)
@@ -175,7 +190,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         // 3. Red at blue / blue at red: prb blended with the diagonal-weighted mean (inset 10).
         //    In place: a row writes only its own plane's non-green sites and reads the other rows'.
         let ds = diagonalShare
-        for y in 10..<(h - 10) {
+        @inline(__always) func crossRow(_ y: Int) {
             let p = rowIsRed[y & 1] ? dB : dR
             chunks(10) { x in
                 let i = y * w + x, c = p + i
@@ -194,43 +209,63 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 D.store(prb + (diag - prb) * ds, c)
             }
         }
-        // 4. Red and blue at every site (inset 11).
-        MSGDemosaic.cardinal(m: m, w: w, h: h, inset: 11, greenParity: greenParity, rowIsRed: rowIsRed,
-                             green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
-        if refine > 0 {
-            let k = 11, r = refine, gs = greenShare
-            // 5a. Colour difference at red/blue sites toward its green neighbours' (inset 12).
-            for y in (k + 1)..<(h - k - 1) {
-                let o = y * w, gp = greenParity[y & 1]
-                let own = rowIsRed[y & 1] ? red : blue
-                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
-                chunks(k + 1) { x in
-                    let i = o + x
-                    let g = green + i, c = own + i
-                    let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
-                    let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
-                    // Shares ∝ 1/a² as products of the other three squares (one division).
-                    let h0 = D.load(gGH + i), v0 = D.load(gGV + i)
-                    let pW = squareScaled((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
-                    let pE = squareScaled((D.load(gGH + i + 2) + D.load(gGH + i + 1)) + h0)
-                    let pN = squareScaled((D.load(gGV + i - 2 * w) + D.load(gGV + i - w)) + v0)
-                    let pS = squareScaled((D.load(gGV + i + 2 * w) + D.load(gGV + i + w)) + v0)
-                    let nw = pN * pW, se = pS * pE
-                    let tN = se * pW, tS = nw * pE, tW = se * pN, tE = nw * pS
-                    let ginv = gs / ((tN + tS) + (tW + tE)), fs = 1 - gs
-                    let rS = tS * ginv + D.load(fSp + i) * fs, rW = tW * ginv + D.load(fWp + i) * fs
-                    let rE = tE * ginv + D.load(fEp + i) * fs
-                    let mean = nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
-                    let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
-                    let delta = own + (mean - own) * r
-                    D.store(D.blend(isGreen, own, delta), t + i)
-                }
+        // 5a. Colour difference at red/blue sites toward its green neighbours' (inset 12), into a
+        //     row buffer; the commit then rewrites the row's differences and green.
+        let k = 11, r = refine, gs = greenShare
+        let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        defer { refined.deallocate() }
+        @inline(__always) func refineRow(_ y: Int) {
+            let o = y * w, gp = greenParity[y & 1]
+            let own = rowIsRed[y & 1] ? red : blue
+            let d = rowIsRed[y & 1] ? dR : dB
+            chunks(k + 1) { x in
+                let i = o + x
+                let g = green + i, c = own + i
+                let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
+                let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                // Shares ∝ 1/a² as products of the other three squares (one division).
+                let h0 = D.load(gGH + i), v0 = D.load(gGV + i)
+                let pW = squareScaled((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
+                let pE = squareScaled((D.load(gGH + i + 2) + D.load(gGH + i + 1)) + h0)
+                let pN = squareScaled((D.load(gGV + i - 2 * w) + D.load(gGV + i - w)) + v0)
+                let pS = squareScaled((D.load(gGV + i + 2 * w) + D.load(gGV + i + w)) + v0)
+                let nw = pN * pW, se = pS * pE
+                let tN = se * pW, tS = nw * pE, tW = se * pN, tE = nw * pS
+                let ginv = gs / ((tN + tS) + (tW + tE)), fs = 1 - gs
+                let rS = tS * ginv + D.load(fSp + i) * fs, rW = tW * ginv + D.load(fWp + i) * fs
+                let rE = tE * ginv + D.load(fEp + i) * fs
+                let mean = nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
+                let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
+                let delta = own + (mean - own) * r
+                D.store(D.blend(isGreen, own, delta), refined + x)
             }
-            MSGDemosaic.commitRefined(m: m, w: w, h: h, inset: k + 1, greenParity: greenParity, rowIsRed: rowIsRed,
-                                      tR: tR, tB: tB, dR: dR, dB: dB, green: green)
-            // 5b. Red and blue everywhere again from the refined differences (inset 13).
-            MSGDemosaic.cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
-                                 green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
+            MSGDemosaic.commitRow(y, refined: refined, m: m, w: w, inset: k + 1, greenParity: greenParity,
+                                  rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
+        }
+        @inline(__always) func cardinalRow(_ y: Int, _ inset: Int) {
+            MSGDemosaic.cardinal(m: m, w: w, h: h, inset: inset, rows: y..<(y + 1), greenParity: greenParity,
+                                 rowIsRed: rowIsRed, green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB,
+                                 red: red, blue: blue)
+        }
+        let refining = refine > 0
+        for step in 2..<(h + lagRefine) {
+            // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
+            if step < h - 2 {
+                MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, rows: step..<(step + 1), greenParity: greenParity, dH: dH, dV: dV)
+            }
+            let yg = step - lagGradient
+            if yg >= 4 && yg < h - 4 { gradientRow(yg) }
+            if yg - 1 >= 5 && yg - 1 < h - 5 { windowRow(yg - 1) }
+            if case let y = step - lagGreen, y >= 7 && y < h - 7 { greenRow(y) }
+            if case let y = step - lagGreenGradient, refining && y >= 9 && y < h - 9 { greenGradientRow(y) }
+            if case let y = step - lagCross, y >= 10 && y < h - 10 { crossRow(y) }
+            // 4. Red and blue at every site (inset 11).
+            if case let y = step - lagCardinal, y >= k && y < h - k { cardinalRow(y, k) }
+            if case let y = step - lagRefine, refining && y >= k + 1 && y < h - k - 1 {
+                refineRow(y)
+                // 5b. Red and blue again from the refined differences (inset 13), one row behind.
+                if y - 1 >= k + 2 { cardinalRow(y - 1, k + 2) }
+            }
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
                             red: red, green: green, blue: blue)
