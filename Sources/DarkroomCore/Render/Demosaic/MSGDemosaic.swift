@@ -45,7 +45,7 @@ public struct MSGDemosaic: DemosaicKernel {
     public var halo: Int { Self.exactInset + 3 }
 
     private enum Plane: Int, CaseIterable {
-        case dH, dV, gH, gV, rowH, rowV, qH, qV, fS, fW, fE, dR, dB
+        case dH, dV, rowH, rowV, qH, qV, fS, fW, fE, dR, dB
     }
 
     public func demosaic(mosaic m: UnsafePointer<Float>, width: Int, height: Int, cfa: CFAPattern,
@@ -63,11 +63,10 @@ public struct MSGDemosaic: DemosaicKernel {
         // overwritten by the border fill.
         defer { storage.deallocate() }
         func plane(_ p: Plane) -> UnsafeMutablePointer<Float> { storage + p.rawValue * n }
-        let dH = plane(.dH), dV = plane(.dV), gH = plane(.gH), gV = plane(.gV)
+        let dH = plane(.dH), dV = plane(.dV)
         let rowH = plane(.rowH), rowV = plane(.rowV), qH = plane(.qH), qV = plane(.qV)
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
         let dR = plane(.dR), dB = plane(.dB)
-        let tR = gH, tB = gV   // refined differences, once the gradients are no longer needed
 
         let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
         let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
@@ -83,28 +82,37 @@ public struct MSGDemosaic: DemosaicKernel {
             for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
         }
 
-        // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-        MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, greenParity: greenParity, dH: dH, dV: dV)
-        // 2. Multiscale gradients (inset 4).
-        for y in 4..<(h - 4) {
+        // The stages run as one sweep down the region, as in `MSGDiagonalDemosaic`: at step Y each
+        // stage does one row, lagging Y by the rows its reads need from the stages before it (and
+        // the refinement's commit by the rows earlier stages still read from what it overwrites),
+        // so the rows, columns and arithmetic — and the output bits — are those of one pass per
+        // stage over whole planes, with only a band of rows live. Lags: Hamilton–Adams 0,
+        // gradients and their row sums 2 (ΔV two rows down), windows 4 (row sums two rows down),
+        // green 6 (windows two rows down), red at blue 9 (differences three rows down), red and
+        // blue 10, refinement 13 (its commit rewrites differences that red at blue and the first
+        // red-and-blue stage read up to three and one rows from theirs).
+        let lagGradient = 2, lagWindow = 4, lagGreen = 6, lagCross = 9, lagCardinal = 10, lagRefine = 13
+        // 2. Multiscale gradients (inset 4) and their 5-pixel row sums (inset 6).
+        //    The gradients of a row live in two row buffers.
+        let gradients = UnsafeMutablePointer<Float>.allocate(capacity: 2 * w)
+        defer { gradients.deallocate() }
+        let gH = gradients, gV = gradients + w
+        @inline(__always) func gradientRow(_ y: Int) {
             let o = y * w
             chunks(4) { x in
                 let ph = dH + o + x, pv = dV + o + x
                 let a = D.abs(D.load(ph - 1) - D.load(ph + 1)) + D.abs(D.load(ph - 2) - D.load(ph + 2)) * s2
                 let b = D.abs(D.load(pv - w) - D.load(pv + w)) + D.abs(D.load(pv - 2 * w) - D.load(pv + 2 * w)) * s2
-                D.store(a, gH + o + x); D.store(b, gV + o + x)
+                D.store(a, gH + x); D.store(b, gV + x)
             }
-        }
-        // 5×5 sums → squared inverse weights (inset 6).
-        for y in 4..<(h - 4) {
-            let o = y * w
             chunks(6) { x in
-                let ph = gH + o + x, pv = gV + o + x
+                let ph = gH + x, pv = gV + x
                 D.store(((D.load(ph - 2) + D.load(ph - 1)) + (D.load(ph + 1) + D.load(ph + 2))) + D.load(ph), rowH + o + x)
                 D.store(((D.load(pv - 2) + D.load(pv - 1)) + (D.load(pv + 1) + D.load(pv + 2))) + D.load(pv), rowV + o + x)
             }
         }
-        for y in 6..<(h - 6) {
+        // 5×5 sums → squared inverse weights (inset 6).
+        @inline(__always) func windowRow(_ y: Int) {
             let o = y * w
             chunks(6) { x in
                 let ph = rowH + o + x, pv = rowV + o + x
@@ -116,7 +124,7 @@ public struct MSGDemosaic: DemosaicKernel {
             }
         }
         // 3. Directional weights and colour differences at red/blue sites; green (inset 8).
-        for y in 8..<(h - 8) {
+        @inline(__always) func greenRow(_ y: Int) {
             let o = y * w, gp = greenParity[y & 1]
             let d = rowIsRed[y & 1] ? dR : dB
             chunks(8) { x in
@@ -138,35 +146,62 @@ public struct MSGDemosaic: DemosaicKernel {
                 D.store(D.load(m + i) + delta * (1 - D.parityLanes(x, gp)), green + i)
             }
         }
-        crossDifferences(w: w, h: h, inset: 11, rowIsRed: rowIsRed, dR: dR, dB: dB)
-        // 4b. Red and blue at every site (inset 12).
-        Self.cardinal(m: m, w: w, h: h, inset: 12, greenParity: greenParity, rowIsRed: rowIsRed,
-                 green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
-        if refine > 0 {
-            let k = 12
-            let r = refine
-            // 5a. Colour difference at red/blue sites toward its green neighbours' (inset 13);
-            //     red at blue / blue at red keep their prb difference, now from the refined green.
-            for y in (k + 1)..<(h - k - 1) {
-                let o = y * w, gp = greenParity[y & 1]
-                let own = rowIsRed[y & 1] ? red : blue
-                let d = rowIsRed[y & 1] ? dR : dB, t = rowIsRed[y & 1] ? tR : tB
-                chunks(k + 1) { x in
-                    let i = o + x
-                    let g = green + i, c = own + i
-                    let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
-                    let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
-                    let mean = nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
-                    let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
-                    let delta = own + (mean - own) * r
-                    D.store(D.blend(isGreen, own, delta), t + i)
-                }
+        // 4a. Red at blue / blue at red: prb ⊛ diagonal colour differences (inset 11). In place: a
+        //     row writes only its own plane's non-green sites and reads the other rows'.
+        @inline(__always) func crossRow(_ y: Int) {
+            let p = rowIsRed[y & 1] ? dB : dR
+            chunks(11) { x in
+                let c = p + y * w + x
+                let inner = (D.load(c - w - 1) + D.load(c - w + 1)) + (D.load(c + w - 1) + D.load(c + w + 1))
+                let outer = ((D.load(c - 3 * w - 1) + D.load(c - 3 * w + 1)) + (D.load(c + 3 * w - 1) + D.load(c + 3 * w + 1)))
+                    + ((D.load(c - w - 3) + D.load(c + w - 3)) + (D.load(c - w + 3) + D.load(c + w + 3)))
+                D.store((inner * 10 - outer) * 0.03125, c)
             }
-            MSGDemosaic.commitRefined(m: m, w: w, h: h, inset: k + 1, greenParity: greenParity, rowIsRed: rowIsRed,
-                                      tR: tR, tB: tB, dR: dR, dB: dB, green: green)
-            // 5b. Red and blue everywhere again from the refined differences (inset 14).
-            Self.cardinal(m: m, w: w, h: h, inset: k + 2, greenParity: greenParity, rowIsRed: rowIsRed,
-                     green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB, red: red, blue: blue)
+        }
+        // 5a. Colour difference at red/blue sites toward its green neighbours' (inset 13), into a
+        //     row buffer; the commit then rewrites the row's differences and green.
+        let k = 12, r = refine
+        let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
+        defer { refined.deallocate() }
+        @inline(__always) func refineRow(_ y: Int) {
+            let o = y * w, gp = greenParity[y & 1]
+            let own = rowIsRed[y & 1] ? red : blue
+            let d = rowIsRed[y & 1] ? dR : dB
+            chunks(k + 1) { x in
+                let i = o + x
+                let g = green + i, c = own + i
+                let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
+                let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                let mean = nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
+                let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
+                let delta = own + (mean - own) * r
+                D.store(D.blend(isGreen, own, delta), refined + x)
+            }
+            Self.commitRow(y, refined: refined, m: m, w: w, inset: k + 1, greenParity: greenParity,
+                           rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
+        }
+        @inline(__always) func cardinalRow(_ y: Int, _ inset: Int) {
+            Self.cardinal(m: m, w: w, h: h, inset: inset, rows: y..<(y + 1), greenParity: greenParity,
+                          rowIsRed: rowIsRed, green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB,
+                          red: red, blue: blue)
+        }
+        let refining = refine > 0
+        for step in 2..<(h + lagRefine) {
+            // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
+            if step < h - 2 {
+                Self.hamiltonAdams(m: m, w: w, h: h, rows: step..<(step + 1), greenParity: greenParity, dH: dH, dV: dV)
+            }
+            if case let y = step - lagGradient, y >= 4 && y < h - 4 { gradientRow(y) }
+            if case let y = step - lagWindow, y >= 6 && y < h - 6 { windowRow(y) }
+            if case let y = step - lagGreen, y >= 8 && y < h - 8 { greenRow(y) }
+            if case let y = step - lagCross, y >= 11 && y < h - 11 { crossRow(y) }
+            // 4b. Red and blue at every site (inset 12).
+            if case let y = step - lagCardinal, y >= 12 && y < h - 12 { cardinalRow(y, 12) }
+            if case let y = step - lagRefine, refining && y >= k + 1 && y < h - k - 1 {
+                refineRow(y)
+                // 5b. Red and blue again from the refined differences (inset 14), one row behind.
+                if y - 1 >= k + 2 { cardinalRow(y - 1, k + 2) }
+            }
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
                             red: red, green: green, blue: blue)
@@ -192,20 +227,9 @@ public struct MSGDemosaic: DemosaicKernel {
         }
     }
 
-    /// The refinement's commit (rows/columns `inset..<size − inset`): the refined differences
-    /// `tR`/`tB` become `dR`/`dB`, and green at red/blue sites the sample plus its difference.
-    static func commitRefined(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, greenParity: [Int], rowIsRed: [Bool],
-                              tR: UnsafeMutablePointer<Float>, tB: UnsafeMutablePointer<Float>,
-                              dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>,
-                              green: UnsafeMutablePointer<Float>) {
-        for y in inset..<(h - inset) {
-            commitRow(y, refined: UnsafePointer((rowIsRed[y & 1] ? tR : tB) + y * w), m: m, w: w, inset: inset,
-                      greenParity: greenParity, rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
-        }
-    }
-
-    /// One row `y` of the commit, its refined differences at `refined[x]` (columns
-    /// `inset..<w − inset`). Shared with `MSGDiagonalDemosaic`, which keeps them in one row buffer.
+    /// One row `y` of the refinement's commit (columns `inset..<w − inset`): the refined
+    /// differences `refined[x]` (one row buffer) become `dR`/`dB`, and green at red/blue sites the
+    /// sample plus its difference. Shared with `MSGDiagonalDemosaic`.
     @inline(__always)
     static func commitRow(_ y: Int, refined t: UnsafePointer<Float>, m: UnsafePointer<Float>, w: Int, inset: Int,
                           greenParity: [Int], rowIsRed: [Bool], dR: UnsafeMutablePointer<Float>,
@@ -247,26 +271,6 @@ public struct MSGDemosaic: DemosaicKernel {
                 let oMean = oN + ((b * (D.load(other + i + w) - oN) + c * (D.load(other + i - 1) - oN)) + e * (D.load(other + i + 1) - oN))
                 D.store(D.blend(isGreen, g - sMean, D.load(m + i)), sameOut + i)
                 D.store(D.blend(isGreen, g - oMean, g - D.load(other + i)), otherOut + i)
-            }
-        }
-    }
-
-    /// Red at blue / blue at red: GBTF's `prb` filter of the diagonal colour differences.
-    private func crossDifferences(w: Int, h: Int, inset: Int, rowIsRed: [Bool],
-                                  dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>) {
-        typealias D = DemosaicVector
-        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
-            for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
-        }
-        // 4a. Red at blue / blue at red: prb ⊛ diagonal colour differences (inset 11).
-        for y in inset..<(h - inset) {
-            let p = rowIsRed[y & 1] ? dB : dR
-            chunks(inset) { x in
-                let c = p + y * w + x
-                let inner = (D.load(c - w - 1) + D.load(c - w + 1)) + (D.load(c + w - 1) + D.load(c + w + 1))
-                let outer = ((D.load(c - 3 * w - 1) + D.load(c - 3 * w + 1)) + (D.load(c + 3 * w - 1) + D.load(c + 3 * w + 1)))
-                    + ((D.load(c - w - 3) + D.load(c + w - 3)) + (D.load(c - w + 3) + D.load(c + w + 3)))
-                D.store((inner * 10 - outer) * 0.03125, c)
             }
         }
     }
