@@ -68,8 +68,9 @@ public struct MSGDemosaic: DemosaicKernel {
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
         let dR = plane(.dR), dB = plane(.dB)
 
-        let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
-        let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
+        let stages = MSGRowStages(m: m, w: w, h: h, cfa: cfa, dH: dH, dV: dV, fS: fSp, fW: fWp, fE: fEp,
+                                  dR: dR, dB: dB, red: red, green: green, blue: blue)
+        let greenParity = stages.greenParity, rowIsRed = stages.rowIsRed
         let eps = epsilon, s2 = scale2
         // Directional taps k = 0…4 (normalised).
         var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
@@ -135,12 +136,7 @@ public struct MSGDemosaic: DemosaicKernel {
                 let fS = wS * inv, fW = wW * inv, fE = wE * inv
                 D.store(fS, fSp + i); D.store(fW, fWp + i); D.store(fE, fEp + i)
                 // Every mean is written as base + Σ share · (value − base), so a flat field stays exact.
-                let ph = dH + i, pv = dV + i
-                let c = D.load(ph), cv = D.load(pv)
-                let eW = c + ((t1 * (D.load(ph - 1) - c) + t2 * (D.load(ph - 2) - c)) + (t3 * (D.load(ph - 3) - c) + t4 * (D.load(ph - 4) - c)))
-                let eE = c + ((t1 * (D.load(ph + 1) - c) + t2 * (D.load(ph + 2) - c)) + (t3 * (D.load(ph + 3) - c) + t4 * (D.load(ph + 4) - c)))
-                let eN = cv + ((t1 * (D.load(pv - w) - cv) + t2 * (D.load(pv - 2 * w) - cv)) + (t3 * (D.load(pv - 3 * w) - cv) + t4 * (D.load(pv - 4 * w) - cv)))
-                let eS = cv + ((t1 * (D.load(pv + w) - cv) + t2 * (D.load(pv + 2 * w) - cv)) + (t3 * (D.load(pv + 3 * w) - cv) + t4 * (D.load(pv + 4 * w) - cv)))
+                let (eW, eE, eN, eS) = stages.oneSided(i, t1, t2, t3, t4)
                 let delta = eN + ((fS * (eS - eN) + fW * (eW - eN)) + fE * (eE - eN))
                 D.store(delta, d + i)
                 D.store(D.load(m + i) + delta * (1 - D.parityLanes(x, gp)), green + i)
@@ -164,76 +160,123 @@ public struct MSGDemosaic: DemosaicKernel {
         let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
         defer { refined.deallocate() }
         @inline(__always) func refineRow(_ y: Int) {
-            let o = y * w, gp = greenParity[y & 1]
+            let o = y * w
             let own = rowIsRed[y & 1] ? red : blue
-            let d = rowIsRed[y & 1] ? dR : dB
             chunks(k + 1) { x in
                 let i = o + x
-                let g = green + i, c = own + i
-                let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
-                let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                let (nN, nS, nW, nE) = stages.neighbourDifferences(i, own: own)
                 let mean = nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
-                let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
-                let delta = own + (mean - own) * r
-                D.store(D.blend(isGreen, own, delta), refined + x)
+                stages.refine(toward: mean, y: y, x: x, share: r, into: refined)
             }
-            Self.commitRow(y, refined: refined, m: m, w: w, inset: k + 1, greenParity: greenParity,
-                           rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
-        }
-        @inline(__always) func cardinalRow(_ y: Int, _ inset: Int) {
-            Self.cardinal(m: m, w: w, h: h, inset: inset, rows: y..<(y + 1), greenParity: greenParity,
-                          rowIsRed: rowIsRed, green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB,
-                          red: red, blue: blue)
+            stages.commit(y, refined: refined, inset: k + 1)
         }
         let refining = refine > 0
         for step in 2..<(h + lagRefine) {
             // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-            if step < h - 2 {
-                Self.hamiltonAdams(m: m, w: w, h: h, rows: step..<(step + 1), greenParity: greenParity, dH: dH, dV: dV)
-            }
+            if step < h - 2 { stages.hamiltonAdams(step) }
             if case let y = step - lagGradient, y >= 4 && y < h - 4 { gradientRow(y) }
             if case let y = step - lagWindow, y >= 6 && y < h - 6 { windowRow(y) }
             if case let y = step - lagGreen, y >= 8 && y < h - 8 { greenRow(y) }
             if case let y = step - lagCross, y >= 11 && y < h - 11 { crossRow(y) }
             // 4b. Red and blue at every site (inset 12).
-            if case let y = step - lagCardinal, y >= 12 && y < h - 12 { cardinalRow(y, 12) }
+            if case let y = step - lagCardinal, y >= 12 && y < h - 12 { stages.cardinal(y, inset: 12) }
             if case let y = step - lagRefine, refining && y >= k + 1 && y < h - k - 1 {
                 refineRow(y)
                 // 5b. Red and blue again from the refined differences (inset 14), one row behind.
-                if y - 1 >= k + 2 { cardinalRow(y - 1, k + 2) }
+                if y - 1 >= k + 2 { stages.cardinal(y - 1, inset: k + 2) }
             }
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
                             red: red, green: green, blue: blue)
     }
+}
 
-    /// Step 1, Hamilton–Adams horizontal and vertical colour differences (green − other, inset 2)
-    /// into `dH`, `dV` (`rows`, default all of them, restricts it to some rows). Shared with
-    /// `MSGDiagonalDemosaic`.
-    static func hamiltonAdams(m: UnsafePointer<Float>, w: Int, h: Int, rows: Range<Int>? = nil, greenParity: [Int],
-                              dH: UnsafeMutablePointer<Float>, dV: UnsafeMutablePointer<Float>) {
+/// The planes msg and msgd share and the row stages they run the same way (`MSGDemosaic`,
+/// `MSGDiagonalDemosaic`): region `w × h`, mosaic `m`, CFA phase per row parity.
+struct MSGRowStages {
+    let m: UnsafePointer<Float>
+    let w: Int, h: Int
+    /// Per row parity: the column parity of green sites, and whether the row's other colour is red.
+    let greenParity: [Int], rowIsRed: [Bool]
+    let dH: UnsafeMutablePointer<Float>, dV: UnsafeMutablePointer<Float>
+    /// Shares of the south, west and east neighbours (north's is the remainder).
+    let fS: UnsafeMutablePointer<Float>, fW: UnsafeMutablePointer<Float>, fE: UnsafeMutablePointer<Float>
+    /// Colour differences green − red and green − blue.
+    let dR: UnsafeMutablePointer<Float>, dB: UnsafeMutablePointer<Float>
+    let red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>
+
+    init(m: UnsafePointer<Float>, w: Int, h: Int, cfa: CFAPattern,
+         dH: UnsafeMutablePointer<Float>, dV: UnsafeMutablePointer<Float>, fS: UnsafeMutablePointer<Float>,
+         fW: UnsafeMutablePointer<Float>, fE: UnsafeMutablePointer<Float>, dR: UnsafeMutablePointer<Float>,
+         dB: UnsafeMutablePointer<Float>, red: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>,
+         blue: UnsafeMutablePointer<Float>) {
+        self.m = m; self.w = w; self.h = h
+        let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
+        self.greenParity = greenParity
+        self.rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
+        self.dH = dH; self.dV = dV; self.fS = fS; self.fW = fW; self.fE = fE; self.dR = dR; self.dB = dB
+        self.red = red; self.green = green; self.blue = blue
+    }
+
+    /// Row `y` (2 ..< h − 2) of step 1, the Hamilton–Adams horizontal and vertical colour
+    /// differences (green − other) into `dH`, `dV`.
+    @inline(__always)
+    func hamiltonAdams(_ y: Int) {
         typealias D = DemosaicVector
-        for y in rows ?? 2..<(h - 2) {
-            let mr = m + y * w, gp = greenParity[y & 1]
-            for x0 in stride(from: 2, to: w - 2, by: 8) {
-                let x = min(x0, w - 2 - 8)
-                let p = mr + x
-                let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
-                let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
-                let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
-                D.store((c - eh) * sign, dH + y * w + x)
-                D.store((c - ev) * sign, dV + y * w + x)
-            }
+        let mr = m + y * w, gp = greenParity[y & 1]
+        for x0 in stride(from: 2, to: w - 2, by: 8) {
+            let x = min(x0, w - 2 - 8)
+            let p = mr + x
+            let c = D.load(p), sign = D.parityLanes(x, gp) * 2 - 1
+            let eh = (D.load(p - 1) + D.load(p + 1)) * 0.5 + (c * 2 - (D.load(p - 2) + D.load(p + 2))) * 0.25
+            let ev = (D.load(p - w) + D.load(p + w)) * 0.5 + (c * 2 - (D.load(p - 2 * w) + D.load(p + 2 * w))) * 0.25
+            D.store((c - eh) * sign, dH + y * w + x)
+            D.store((c - ev) * sign, dV + y * w + x)
         }
     }
 
-    /// One row `y` of the refinement's commit (columns `inset..<w − inset`): the refined
-    /// differences `refined[x]` (one row buffer) become `dR`/`dB`, and green at red/blue sites the
-    /// sample plus its difference. Shared with `MSGDiagonalDemosaic`.
+    /// The four one-sided estimates of the colour difference at pixels `i ..< i + 8` (west, east
+    /// from ΔH; north, south from ΔV), taps `t1…t4` at 1…4 pixels out and the centre's share the
+    /// rest, each written as base + Σ share · (value − base) so a flat field stays exact.
     @inline(__always)
-    static func commitRow(_ y: Int, refined t: UnsafePointer<Float>, m: UnsafePointer<Float>, w: Int, inset: Int,
-                          greenParity: [Int], rowIsRed: [Bool], dR: UnsafeMutablePointer<Float>,
-                          dB: UnsafeMutablePointer<Float>, green: UnsafeMutablePointer<Float>) {
+    func oneSided(_ i: Int, _ t1: Float, _ t2: Float, _ t3: Float, _ t4: Float)
+        -> (west: DemosaicVector.V, east: DemosaicVector.V, north: DemosaicVector.V, south: DemosaicVector.V) {
+        typealias D = DemosaicVector
+        let ph = dH + i, pv = dV + i
+        let c = D.load(ph), cv = D.load(pv)
+        let eW = c + ((t1 * (D.load(ph - 1) - c) + t2 * (D.load(ph - 2) - c)) + (t3 * (D.load(ph - 3) - c) + t4 * (D.load(ph - 4) - c)))
+        let eE = c + ((t1 * (D.load(ph + 1) - c) + t2 * (D.load(ph + 2) - c)) + (t3 * (D.load(ph + 3) - c) + t4 * (D.load(ph + 4) - c)))
+        let eN = cv + ((t1 * (D.load(pv - w) - cv) + t2 * (D.load(pv - 2 * w) - cv)) + (t3 * (D.load(pv - 3 * w) - cv) + t4 * (D.load(pv - 4 * w) - cv)))
+        let eS = cv + ((t1 * (D.load(pv + w) - cv) + t2 * (D.load(pv + 2 * w) - cv)) + (t3 * (D.load(pv + 3 * w) - cv) + t4 * (D.load(pv + 4 * w) - cv)))
+        return (eW, eE, eN, eS)
+    }
+
+    /// Green minus `own` (the row's red or blue plane) at the four cardinal neighbours of pixels
+    /// `i ..< i + 8`: the colour differences the refinement moves each red/blue site toward.
+    @inline(__always)
+    func neighbourDifferences(_ i: Int, own: UnsafeMutablePointer<Float>)
+        -> (north: DemosaicVector.V, south: DemosaicVector.V, west: DemosaicVector.V, east: DemosaicVector.V) {
+        typealias D = DemosaicVector
+        let g = green + i, c = own + i
+        return (D.load(g - w) - D.load(c - w), D.load(g + w) - D.load(c + w), D.load(g - 1) - D.load(c - 1), D.load(g + 1) - D.load(c + 1))
+    }
+
+    /// The row's difference at red/blue sites among pixels `x ..< x + 8` of row `y` moved `share`
+    /// of the way toward `mean` (green sites keep theirs), into `refined[x ..< x + 8]`.
+    @inline(__always)
+    func refine(toward mean: DemosaicVector.V, y: Int, x: Int, share: Float, into refined: UnsafeMutablePointer<Float>) {
+        typealias D = DemosaicVector
+        let d = rowIsRed[y & 1] ? dR : dB
+        let isGreen = D.parityLanes(x, greenParity[y & 1]), own = D.load(d + y * w + x)
+        let delta = own + (mean - own) * share
+        D.store(D.blend(isGreen, own, delta), refined + x)
+    }
+
+    /// Row `y` of the refinement's commit (columns `inset..<w − inset`): the refined differences
+    /// `refined[x]` (one row buffer) become `dR`/`dB`, and green at red/blue sites the sample
+    /// plus its difference.
+    @inline(__always)
+    func commit(_ y: Int, refined t: UnsafePointer<Float>, inset: Int) {
         typealias D = DemosaicVector
         let o = y * w, gp = greenParity[y & 1]
         let d = rowIsRed[y & 1] ? dR : dB
@@ -246,32 +289,24 @@ public struct MSGDemosaic: DemosaicKernel {
         }
     }
 
-    /// Red and blue at rows/columns `inset..<size − inset`: at green sites green minus the four
-    /// cardinal colour differences weighted by `f*` (north's share is the remainder); at red/blue
-    /// sites the sample itself and green minus the other colour's difference. Shared with
-    /// `MSGDiagonalDemosaic`.
-    /// `rows` (default all of them) restricts it to some rows.
-    static func cardinal(m: UnsafePointer<Float>, w: Int, h: Int, inset: Int, rows: Range<Int>? = nil,
-                          greenParity: [Int], rowIsRed: [Bool],
-                          green: UnsafeMutablePointer<Float>, fS: UnsafeMutablePointer<Float>, fW: UnsafeMutablePointer<Float>,
-                          fE: UnsafeMutablePointer<Float>, dR: UnsafeMutablePointer<Float>,
-                          dB: UnsafeMutablePointer<Float>, red: UnsafeMutablePointer<Float>,
-                          blue: UnsafeMutablePointer<Float>) {
+    /// Red and blue on row `y` (columns `inset..<w − inset`): at green sites green minus the four
+    /// cardinal colour differences weighted by `f*`; at red/blue sites the sample itself and
+    /// green minus the other colour's difference.
+    @inline(__always)
+    func cardinal(_ y: Int, inset: Int) {
         typealias D = DemosaicVector
-        for y in rows ?? inset..<(h - inset) {
-            let gp = greenParity[y & 1], isRed = rowIsRed[y & 1]
-            let same = isRed ? dR : dB, other = isRed ? dB : dR
-            let sameOut = isRed ? red : blue, otherOut = isRed ? blue : red
-            for x0 in stride(from: inset, to: w - inset, by: 8) {
-                let x = min(x0, w - inset - 8), i = y * w + x
-                let b = D.load(fS + i), c = D.load(fW + i), e = D.load(fE + i)
-                let g = D.load(green + i), isGreen = D.parityLanes(x, gp)
-                let sN = D.load(same + i - w), oN = D.load(other + i - w)
-                let sMean = sN + ((b * (D.load(same + i + w) - sN) + c * (D.load(same + i - 1) - sN)) + e * (D.load(same + i + 1) - sN))
-                let oMean = oN + ((b * (D.load(other + i + w) - oN) + c * (D.load(other + i - 1) - oN)) + e * (D.load(other + i + 1) - oN))
-                D.store(D.blend(isGreen, g - sMean, D.load(m + i)), sameOut + i)
-                D.store(D.blend(isGreen, g - oMean, g - D.load(other + i)), otherOut + i)
-            }
+        let gp = greenParity[y & 1], isRed = rowIsRed[y & 1]
+        let same = isRed ? dR : dB, other = isRed ? dB : dR
+        let sameOut = isRed ? red : blue, otherOut = isRed ? blue : red
+        for x0 in stride(from: inset, to: w - inset, by: 8) {
+            let x = min(x0, w - inset - 8), i = y * w + x
+            let b = D.load(fS + i), c = D.load(fW + i), e = D.load(fE + i)
+            let g = D.load(green + i), isGreen = D.parityLanes(x, gp)
+            let sN = D.load(same + i - w), oN = D.load(other + i - w)
+            let sMean = sN + ((b * (D.load(same + i + w) - sN) + c * (D.load(same + i - 1) - sN)) + e * (D.load(same + i + 1) - sN))
+            let oMean = oN + ((b * (D.load(other + i + w) - oN) + c * (D.load(other + i - 1) - oN)) + e * (D.load(other + i + 1) - oN))
+            D.store(D.blend(isGreen, g - sMean, D.load(m + i)), sameOut + i)
+            D.store(D.blend(isGreen, g - oMean, g - D.load(other + i)), otherOut + i)
         }
     }
 }

@@ -74,8 +74,9 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         let fSp = plane(.fS), fWp = plane(.fW), fEp = plane(.fE)
         let dR = plane(.dR), dB = plane(.dB)
 
-        let greenParity = [cfa.color(x: 0, y: 0) == .green ? 0 : 1, cfa.color(x: 0, y: 1) == .green ? 0 : 1]
-        let rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
+        let stages = MSGRowStages(m: m, w: w, h: h, cfa: cfa, dH: dH, dV: dV, fS: fSp, fW: fWp, fE: fEp,
+                                  dR: dR, dB: dB, red: red, green: green, blue: blue)
+        let greenParity = stages.greenParity, rowIsRed = stages.rowIsRed
         let eps = epsilon, s2 = scale2
         // Directional taps k = 0…4 (normalised).
         var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
@@ -168,12 +169,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 let inv = 1 / ((wN + wS) + (wW + wE))
                 let fS = wS * inv, fW = wW * inv, fE = wE * inv
                 // Every mean is written as base + Σ share · (value − base), so a flat field stays exact.
-                let ph = dH + i, pv = dV + i
-                let c = D.load(ph), cv = D.load(pv)
-                let eW = c + ((t1 * (D.load(ph - 1) - c) + t2 * (D.load(ph - 2) - c)) + (t3 * (D.load(ph - 3) - c) + t4 * (D.load(ph - 4) - c)))
-                let eE = c + ((t1 * (D.load(ph + 1) - c) + t2 * (D.load(ph + 2) - c)) + (t3 * (D.load(ph + 3) - c) + t4 * (D.load(ph + 4) - c)))
-                let eN = cv + ((t1 * (D.load(pv - w) - cv) + t2 * (D.load(pv - 2 * w) - cv)) + (t3 * (D.load(pv - 3 * w) - cv) + t4 * (D.load(pv - 4 * w) - cv)))
-                let eS = cv + ((t1 * (D.load(pv + w) - cv) + t2 * (D.load(pv + 2 * w) - cv)) + (t3 * (D.load(pv + 3 * w) - cv) + t4 * (D.load(pv + 4 * w) - cv)))
+                let (eW, eE, eN, eS) = stages.oneSided(i, t1, t2, t3, t4)
                 let delta = eN + ((fS * (eS - eN) + fW * (eW - eN)) + fE * (eE - eN))
                 D.store(delta, d + i)
                 D.store(D.load(m + i) + delta * (1 - D.parityLanes(x, gp)), green + i)
@@ -215,14 +211,11 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
         defer { refined.deallocate() }
         @inline(__always) func refineRow(_ y: Int) {
-            let o = y * w, gp = greenParity[y & 1]
+            let o = y * w
             let own = rowIsRed[y & 1] ? red : blue
-            let d = rowIsRed[y & 1] ? dR : dB
             chunks(k + 1) { x in
                 let i = o + x
-                let g = green + i, c = own + i
-                let nN = D.load(g - w) - D.load(c - w), nS = D.load(g + w) - D.load(c + w)
-                let nW = D.load(g - 1) - D.load(c - 1), nE = D.load(g + 1) - D.load(c + 1)
+                let (nN, nS, nW, nE) = stages.neighbourDifferences(i, own: own)
                 // Shares ∝ 1/a² as products of the other three squares (one division).
                 let h0 = D.load(gGH + i), v0 = D.load(gGV + i)
                 let pW = squareScaled((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
@@ -235,24 +228,14 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 let rS = tS * ginv + D.load(fSp + i) * fs, rW = tW * ginv + D.load(fWp + i) * fs
                 let rE = tE * ginv + D.load(fEp + i) * fs
                 let mean = nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
-                let isGreen = D.parityLanes(x, gp), own = D.load(d + i)
-                let delta = own + (mean - own) * r
-                D.store(D.blend(isGreen, own, delta), refined + x)
+                stages.refine(toward: mean, y: y, x: x, share: r, into: refined)
             }
-            MSGDemosaic.commitRow(y, refined: refined, m: m, w: w, inset: k + 1, greenParity: greenParity,
-                                  rowIsRed: rowIsRed, dR: dR, dB: dB, green: green)
-        }
-        @inline(__always) func cardinalRow(_ y: Int, _ inset: Int) {
-            MSGDemosaic.cardinal(m: m, w: w, h: h, inset: inset, rows: y..<(y + 1), greenParity: greenParity,
-                                 rowIsRed: rowIsRed, green: green, fS: fSp, fW: fWp, fE: fEp, dR: dR, dB: dB,
-                                 red: red, blue: blue)
+            stages.commit(y, refined: refined, inset: k + 1)
         }
         let refining = refine > 0
         for step in 2..<(h + lagRefine) {
             // 1. Hamilton–Adams colour differences, Δ = green − other (inset 2).
-            if step < h - 2 {
-                MSGDemosaic.hamiltonAdams(m: m, w: w, h: h, rows: step..<(step + 1), greenParity: greenParity, dH: dH, dV: dV)
-            }
+            if step < h - 2 { stages.hamiltonAdams(step) }
             let yg = step - lagGradient
             if yg >= 4 && yg < h - 4 { gradientRow(yg) }
             if yg - 1 >= 5 && yg - 1 < h - 5 { windowRow(yg - 1) }
@@ -260,11 +243,11 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
             if case let y = step - lagGreenGradient, refining && y >= 9 && y < h - 9 { greenGradientRow(y) }
             if case let y = step - lagCross, y >= 10 && y < h - 10 { crossRow(y) }
             // 4. Red and blue at every site (inset 11).
-            if case let y = step - lagCardinal, y >= k && y < h - k { cardinalRow(y, k) }
+            if case let y = step - lagCardinal, y >= k && y < h - k { stages.cardinal(y, inset: k) }
             if case let y = step - lagRefine, refining && y >= k + 1 && y < h - k - 1 {
                 refineRow(y)
                 // 5b. Red and blue again from the refined differences (inset 13), one row behind.
-                if y - 1 >= k + 2 { cardinalRow(y - 1, k + 2) }
+                if y - 1 >= k + 2 { stages.cardinal(y - 1, inset: k + 2) }
             }
         }
         DemosaicBorder.fill(mosaic: m, width: w, height: h, cfa: cfa, inset: Self.exactInset,
