@@ -72,16 +72,9 @@ public struct MSGDemosaic: DemosaicKernel {
                                   dR: dR, dB: dB, red: red, green: green, blue: blue)
         let greenParity = stages.greenParity, rowIsRed = stages.rowIsRed
         let eps = epsilon, s2 = scale2
-        // Directional taps k = 0…4 (normalised).
-        var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
-        let tapSum = taps.reduce(0, +)
-        taps = taps.map { $0 / tapSum }
-        let t1 = taps[1], t2 = taps[2], t3 = taps[3], t4 = taps[4]
+        let (t1, t2, t3, t4) = MSGRowStages.taps(sigma: sigma)
         let largest = V(repeating: 1e6)
-
-        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
-            for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
-        }
+        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) { stages.chunks(k, body) }
 
         // The stages run as one sweep down the region, as in `MSGDiagonalDemosaic`: at step Y each
         // stage does one row, lagging Y by the rows its reads need from the stages before it (and
@@ -216,6 +209,21 @@ struct MSGRowStages {
         self.rowIsRed = [cfa.color(x: 1 - greenParity[0], y: 0) == .red, cfa.color(x: 1 - greenParity[1], y: 1) == .red]
         self.dH = dH; self.dV = dV; self.fS = fS; self.fW = fW; self.fE = fE; self.dR = dR; self.dB = dB
         self.red = red; self.green = green; self.blue = blue
+    }
+
+    /// The one-sided estimates' taps 1…4 pixels out, `exp(−k²/2σ²)` normalised over k = 0…4
+    /// (σ = 0: a flat 5-tap mean).
+    static func taps(sigma: Float) -> (Float, Float, Float, Float) {
+        var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
+        let tapSum = taps.reduce(0, +)
+        taps = taps.map { $0 / tapSum }
+        return (taps[1], taps[2], taps[3], taps[4])
+    }
+
+    /// `body(x)` for the eight-lane groups of columns `k ..< w − k`, the last moved back to end there.
+    @inline(__always)
+    func chunks(_ k: Int, _ body: (Int) -> Void) {
+        for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
     }
 
     /// Row `y` (2 ..< h − 2) of step 1, the Hamilton–Adams horizontal and vertical colour

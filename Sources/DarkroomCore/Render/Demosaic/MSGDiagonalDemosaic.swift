@@ -78,16 +78,9 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                                   dR: dR, dB: dB, red: red, green: green, blue: blue)
         let greenParity = stages.greenParity, rowIsRed = stages.rowIsRed
         let eps = epsilon, s2 = scale2
-        // Directional taps k = 0…4 (normalised).
-        var taps: [Float] = (0..<5).map { k in sigma > 0 ? Float(exp(-Double(k * k) / (2 * Double(sigma * sigma)))) : 1 }
-        let tapSum = taps.reduce(0, +)
-        taps = taps.map { $0 / tapSum }
-        let t1 = taps[1], t2 = taps[2], t3 = taps[3], t4 = taps[4]
+        let (t1, t2, t3, t4) = MSGRowStages.taps(sigma: sigma)
         let largest = V(repeating: 1e6)
-
-        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) {
-            for x0 in stride(from: k, to: w - k, by: 8) { body(min(x0, w - k - 8)) }
-        }
+        @inline(__always) func chunks(_ k: Int, _ body: (Int) -> Void) { stages.chunks(k, body) }
         /// `(ε + s)²` scaled by `(10⁻⁵/ε)²` and capped at 10¹², so it is ≥ 10⁻¹⁰ and products of
         /// three stay in Float range (the refinement's one-division shares).
         let scale = 1e-5 / eps
