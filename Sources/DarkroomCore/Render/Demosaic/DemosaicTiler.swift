@@ -59,13 +59,10 @@ public struct DemosaicTiler: Sendable {
         defer { input.deallocate() }
         let r = input + count, g = input + 2 * count, b = input + 3 * count
         // Columns inside the image are one copy per row; only the mirrored margins go pixel by pixel.
+        // (Never empty: a tile starts inside the image and its region ends past that start.)
         let inside = max(ox, 0)..<min(ox + rw, width)
         for y in 0..<rh {
             let source = shared.mosaic + mirror(oy + y, height) * width, row = input + y * rw
-            if inside.isEmpty {
-                for x in 0..<rw { row[x] = source[mirror(ox + x, width)] }
-                continue
-            }
             for x in 0..<(inside.lowerBound - ox) { row[x] = source[mirror(ox + x, width)] }
             (row + (inside.lowerBound - ox)).update(from: source + inside.lowerBound, count: inside.count)
             for x in (inside.upperBound - ox)..<rw { row[x] = source[mirror(ox + x, width)] }

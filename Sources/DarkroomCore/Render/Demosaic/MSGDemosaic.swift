@@ -153,15 +153,9 @@ public struct MSGDemosaic: DemosaicKernel {
         let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
         defer { refined.deallocate() }
         @inline(__always) func refineRow(_ y: Int) {
-            let o = y * w
-            let own = rowIsRed[y & 1] ? red : blue
-            chunks(k + 1) { x in
-                let i = o + x
-                let (nN, nS, nW, nE) = stages.neighbourDifferences(i, own: own)
-                let mean = nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
-                stages.refine(toward: mean, y: y, x: x, share: r, into: refined)
+            stages.refineRow(y, inset: k + 1, share: r, buffer: refined) { i, nN, nS, nW, nE in
+                nN + ((D.load(fSp + i) * (nS - nN) + D.load(fWp + i) * (nW - nN)) + D.load(fEp + i) * (nE - nN))
             }
-            stages.commit(y, refined: refined, inset: k + 1)
         }
         let refining = refine > 0
         for step in 2..<(h + lagRefine) {
@@ -259,25 +253,24 @@ struct MSGRowStages {
         return (eW, eE, eN, eS)
     }
 
-    /// Green minus `own` (the row's red or blue plane) at the four cardinal neighbours of pixels
-    /// `i ..< i + 8`: the colour differences the refinement moves each red/blue site toward.
+    /// Refinement row `y` (columns `inset..<w − inset`) into the row buffer `buffer`, then its
+    /// commit: at red/blue sites the row's difference moves `share` of the way toward
+    /// `mean(i, north, south, west, east)`, the kernel's weighted mean of green minus the row's own
+    /// colour at the four cardinal neighbours of pixels `i ..< i + 8`; green sites keep theirs.
     @inline(__always)
-    func neighbourDifferences(_ i: Int, own: UnsafeMutablePointer<Float>)
-        -> (north: DemosaicVector.V, south: DemosaicVector.V, west: DemosaicVector.V, east: DemosaicVector.V) {
+    func refineRow(_ y: Int, inset: Int, share: Float, buffer: UnsafeMutablePointer<Float>,
+                   mean: (Int, DemosaicVector.V, DemosaicVector.V, DemosaicVector.V, DemosaicVector.V) -> DemosaicVector.V) {
         typealias D = DemosaicVector
-        let g = green + i, c = own + i
-        return (D.load(g - w) - D.load(c - w), D.load(g + w) - D.load(c + w), D.load(g - 1) - D.load(c - 1), D.load(g + 1) - D.load(c + 1))
-    }
-
-    /// The row's difference at red/blue sites among pixels `x ..< x + 8` of row `y` moved `share`
-    /// of the way toward `mean` (green sites keep theirs), into `refined[x ..< x + 8]`.
-    @inline(__always)
-    func refine(toward mean: DemosaicVector.V, y: Int, x: Int, share: Float, into refined: UnsafeMutablePointer<Float>) {
-        typealias D = DemosaicVector
-        let d = rowIsRed[y & 1] ? dR : dB
-        let isGreen = D.parityLanes(x, greenParity[y & 1]), own = D.load(d + y * w + x)
-        let delta = own + (mean - own) * share
-        D.store(D.blend(isGreen, own, delta), refined + x)
+        let own = rowIsRed[y & 1] ? red : blue, d = rowIsRed[y & 1] ? dR : dB, gp = greenParity[y & 1]
+        chunks(inset) { x in
+            let i = y * w + x
+            let g = green + i, c = own + i
+            let target = mean(i, D.load(g - w) - D.load(c - w), D.load(g + w) - D.load(c + w),
+                              D.load(g - 1) - D.load(c - 1), D.load(g + 1) - D.load(c + 1))
+            let isGreen = D.parityLanes(x, gp), current = D.load(d + i)
+            D.store(D.blend(isGreen, current, current + (target - current) * share), buffer + x)
+        }
+        commit(y, refined: buffer, inset: inset)
     }
 
     /// Row `y` of the refinement's commit (columns `inset..<w − inset`): the refined differences

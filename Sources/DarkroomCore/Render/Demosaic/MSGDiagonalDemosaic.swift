@@ -204,11 +204,7 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
         let refined = UnsafeMutablePointer<Float>.allocate(capacity: w)
         defer { refined.deallocate() }
         @inline(__always) func refineRow(_ y: Int) {
-            let o = y * w
-            let own = rowIsRed[y & 1] ? red : blue
-            chunks(k + 1) { x in
-                let i = o + x
-                let (nN, nS, nW, nE) = stages.neighbourDifferences(i, own: own)
+            stages.refineRow(y, inset: k + 1, share: r, buffer: refined) { i, nN, nS, nW, nE in
                 // Shares ∝ 1/a² as products of the other three squares (one division).
                 let h0 = D.load(gGH + i), v0 = D.load(gGV + i)
                 let pW = squareScaled((D.load(gGH + i - 2) + D.load(gGH + i - 1)) + h0)
@@ -220,10 +216,8 @@ public struct MSGDiagonalDemosaic: DemosaicKernel {
                 let ginv = gs / ((tN + tS) + (tW + tE)), fs = 1 - gs
                 let rS = tS * ginv + D.load(fSp + i) * fs, rW = tW * ginv + D.load(fWp + i) * fs
                 let rE = tE * ginv + D.load(fEp + i) * fs
-                let mean = nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
-                stages.refine(toward: mean, y: y, x: x, share: r, into: refined)
+                return nN + ((rS * (nS - nN) + rW * (nW - nN)) + rE * (nE - nN))
             }
-            stages.commit(y, refined: refined, inset: k + 1)
         }
         let refining = refine > 0
         for step in 2..<(h + lagRefine) {
