@@ -1,7 +1,7 @@
 // bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown]
 //                [--algorithms a,b] [--no-speed] [--no-quality]
 //                [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none]
-//                [--tile N]
+//                [--tile N] [--extra DIR]…
 //
 // Mosaics each image of a test set (8-bit values / 255 as they are, no linearisation, RGGB),
 // demosaics it with each algorithm through `DemosaicTiler` (256² tiles + halo, mirrored image
@@ -9,7 +9,9 @@
 // Sets: "kodak24" (the Kodak-24 PNGs in kodakDir; kodim01 is also cropped to GRBG/GBRG/BGGR, which
 // must give bit-identical interiors) and "saturated" (the eight colour PNGs scikit-image 0.24.0
 // ships, extracted by `make demosaic-sets` into DIR, plus three generated saturated scenes, see
-// `SaturatedScenes`). Then speed in MP/s on a deterministic 6000×4000 (24 MP) synthetic mosaic
+// `SaturatedScenes`); `--extra DIR` (repeatable) adds every PNG in DIR as one more set, named by
+// the directory (e.g. McMaster / IMAX converted to PNG: a third benchmark no registry here ships).
+// Then speed in MP/s on a deterministic 6000×4000 (24 MP) synthetic mosaic
 // with 1 and 2 workers, best of 3, and again on a saturated-set photograph (default coffee) tiled by
 // mirroring to the same size. For `adaptive` it also prints the share of blocks that ran MLRI per set
 // and speed scene; `--adaptive` sets its slope ramp (and window, ε, MLRI radii) for tuning.
@@ -41,6 +43,8 @@ struct Options {
     var ri = AdaptiveRIDemosaic()
     /// `--tile N`: the speed runs' output tile side (default 256, the develop recipe's default).
     var tile = DevelopRecipe().tileSize
+    /// `--extra DIR`: more sets, every PNG of each directory (named by the directory).
+    var extraDirectories: [String] = []
 }
 
 func parseOptions() -> Options? {
@@ -86,6 +90,9 @@ func parseOptions() -> Options? {
                 print("--tile needs a tile side in 16…8192"); return nil
             }
             o.tile = v
+        case "--extra":
+            guard let v = args.popFirst() else { print("--extra needs a directory of PNG images"); return nil }
+            o.extraDirectories.append(v)
         case "--ri-alias": o.ri.aliasRatio = Float(args.popFirst() ?? "") ?? 0
         case "--speed-saturated":
             guard let v = args.popFirst() else { print("--speed-saturated needs an image name or none"); return nil }
@@ -106,7 +113,7 @@ func parseOptions() -> Options? {
             o.algorithms = algs
         case "-h", "--help":
             print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
-                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none] [--tile N]")
+                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none] [--tile N] [--extra DIR]…")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }
@@ -261,6 +268,14 @@ if options.quality && wantSaturated {
     guard let photos = loadSkimage(options.saturatedDirectory) else { exit(1) }
     saturated = photos + SaturatedScenes.all()
 }
+var extras: [(name: String, images: [KodakImage])] = []
+if options.quality {
+    for dir in options.extraDirectories {
+        let images = loadKodak(dir)
+        if images.isEmpty { print("bench-demosaic: \(dir): no PNG images"); exit(1) }
+        extras.append((URL(fileURLWithPath: dir).standardizedFileURL.lastPathComponent, images))
+    }
+}
 let algs = options.algorithms
 
 func statisticsLine(_ st: AdaptiveDemosaicStatistics) -> String {
@@ -335,6 +350,7 @@ if options.quality {
     if !saturated.isEmpty {
         (saturatedMeans, saturatedPhotoMeans) = measure("saturated set (scikit-image 0.24.0 colour PNGs + generated scenes)", saturated)
     }
+    let extraMeans = extras.map { (name: $0.name, means: measure($0.name, $0.images).all) }
     // Another CFA order must measure the same: crop the first row (and/or column) so the same
     // physical samples are seen as GBRG / GRBG / BGGR; interior pixels must be bit-identical.
     if let first = kodak.first {
@@ -353,6 +369,7 @@ if options.quality {
     var cols = ["algorithm"]
     if !kodakMeans.isEmpty { cols += ["Kodak 24", "Δ Kodak"] }
     if !saturatedMeans.isEmpty { cols += ["saturated (all)", "Δ", "saturated (photographs)", "Δ"] }
+    for e in extraMeans { cols += [e.name, "Δ"] }
     header(cols)
     let bestKodak = kodakMeans.values.max() ?? 0, bestSaturated = saturatedMeans.values.max() ?? 0
     let bestPhotos = saturatedPhotoMeans.values.max() ?? 0
@@ -361,6 +378,10 @@ if options.quality {
         if let m = kodakMeans[a] { cells += [fmt(m), fmt(m - bestKodak)] }
         if let m = saturatedMeans[a] { cells += [fmt(m), fmt(m - bestSaturated)] }
         if let m = saturatedPhotoMeans[a] { cells += [fmt(m), fmt(m - bestPhotos)] }
+        for e in extraMeans {
+            let m = e.means[a] ?? 0, best = e.means.values.max() ?? 0
+            cells += [fmt(m), fmt(m - best)]
+        }
         print(row(cells))
     }
 }

@@ -12,12 +12,13 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     case msgd        // MSG with sharper weights, diagonal green-gradient weights and a green-guided refinement
     case adaptiveRI = "adaptive-ri"   // msgd where the channels correlate, blended toward a quad-level residual interpolation where not
 
-    /// The algorithm used when the recipe does not name one, chosen on both demosaic benchmarks
+    /// The algorithm used when the recipe does not name one, chosen on three demosaic benchmarks
     /// (`make bench-demosaic`, README "Demosaic"): adaptive-ri (msgd where the channels correlate,
-    /// a quad-level residual interpolation blended in where they do not) is the only method here at
-    /// the top of both sets — Kodak 24 41.03 dB (msgd 41.03, msg 40.80), saturated set 38.34 dB
-    /// (mlri 38.26, msgd 36.08, msg 35.14) — at ≈ 0.55–0.65× msg's speed (short of issue 14's
-    /// 100 MP/s on 2 workers on the 2026-11-27 host; `--demosaic msg` is the fast choice).
+    /// a quad-level residual interpolation blended in where they do not) is the only method here
+    /// within 0.3 dB of the best on all three — Kodak 24 41.03 dB (msgd 41.03, mlri 40.12),
+    /// saturated set 38.13 (mlri 38.26, msgd 36.08), McMaster 36.29 (mlri 36.20, msgd 35.18) — at
+    /// ≈ 0.55–0.65× msg's speed (short of issue 14's 100 MP/s on 2 workers on the 2026-11-27 host;
+    /// `--demosaic msg` is the fast choice).
     public static let `default`: DemosaicAlgorithm = .adaptiveRI
 }
 
