@@ -113,7 +113,7 @@ func parseOptions() -> Options? {
             o.algorithms = algs
         case "-h", "--help":
             print("usage: bench-demosaic [kodakDir] [--set kodak24|saturated|all] [--saturated-dir DIR] [--markdown] "
-                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none] [--tile N] [--extra DIR]…")
+                + "[--algorithms a,b] [--no-speed] [--no-quality] [--adaptive LOWER,UPPER[,WINDOW[,EPSILON[,GREEN_RADIUS,COLOUR_RADIUS]]]] [--speed-saturated NAME|none] [--tile N] [--extra DIR]… [--ri LOWER,UPPER[,WINDOW[,EPSILON[,MIN,MAX]]]] [--ri-alias R]")
             return nil
         default:
             if a.hasPrefix("-") { print("unknown option \(a)"); return nil }

@@ -28,8 +28,9 @@ struct DemosaicKodakTests {
                                         height: image.height, red: out.red, green: out.green, blue: out.blue)
     }
 
-    /// Measured with the release bench: adaptive-ri 39.79 / 44.01 / 38.40 / 41.87 dB.
-    @Test(arguments: [("kodim01", 39.77), ("kodim03", 43.99), ("kodim14", 38.38), ("kodim19", 41.85)])
+    /// Measured: adaptive-ri 39.781 / 44.071 / 38.454 / 41.847 dB (with one slope for red and
+    /// blue, ramp 0.6 → 1.0: 39.79 / 44.01 / 38.40 / 41.87).
+    @Test(arguments: [("kodim01", 39.76), ("kodim03", 44.05), ("kodim14", 38.43), ("kodim19", 41.82)])
     func defaultHoldsItsFigure(name: String, bound: Double) throws {
         #expect(DemosaicAlgorithm.default == .adaptiveRI)
         let db = try Self.cpsnr(.default, name)
@@ -38,7 +39,7 @@ struct DemosaicKodakTests {
     }
 
     /// On the four together the default is above mlri (the best on saturated colour, 0.9 dB under
-    /// on Kodak 24) and msg (the previous default): measured mean 41.02 against 39.90 and 40.63.
+    /// on Kodak 24) and msg (the previous default): measured mean 41.04 against 39.90 and 40.63.
     @Test func defaultAboveMLRIAndMSG() throws {
         let names = ["kodim01", "kodim03", "kodim14", "kodim19"]
         func mean(_ a: DemosaicAlgorithm) throws -> Double { try names.map { try Self.cpsnr(a, $0) }.reduce(0, +) / 4 }

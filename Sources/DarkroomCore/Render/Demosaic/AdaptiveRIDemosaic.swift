@@ -12,9 +12,10 @@
 ///    coarse `hp₂` (two quads away), of R, B, Ĝ(R), Ĝ(B) and of both greens.
 /// 2. Over `(2·window+1)²` quads, sums of the products (quantised to 2⁻²⁰ and summed as exact
 ///    integers: running sums down the columns):
-///    - the share: the coarse band's slope of the samples on the estimates,
-///      `s = (Σ hp₂(R)·hp₂(Ĝ) + hp₂(B)·hp₂(Ĝ) + ε) / (Σ hp₂(Ĝ)² + ε)`,
-///      `t = 1 − clamp((s − lowerSlope) / (upperSlope − lowerSlope), 0, 1)`, times
+///    - the share: per colour, the coarse band's slope of the samples on the estimates,
+///      `s_R = (Σ hp₂(R)·hp₂(Ĝ(R)) + ε) / (Σ hp₂(Ĝ(R))² + ε)` and `s_B` likewise,
+///      `t_c = 1 − clamp((s_c − lowerSlope) / (upperSlope − lowerSlope), 0, 1)`, `t = max(t_R, t_B)`
+///      (one colour whose detail does not follow green is enough), times
 ///      `clamp(2 − E_fine / (aliasRatio · E_coarse), 0, 1)` with `E` the samples' band energy: on
 ///      texture near the lattices' Nyquist the bilinear estimates alias and the slope says
 ///      "uncorrelated" where MSG is right, so the share fades there;
@@ -28,9 +29,9 @@
 ///    samples plus `a_RG ·` (green there − the mean of the fallback green at those samples).
 /// Output `msg + t · (fallback − msg)` where `t > 0`, MSG's bytes elsewhere.
 ///
-/// Measured (`bench-demosaic`, README "Demosaic"): with msgd as member (the default: ramp
-/// 0.6 → 1.0, alias fade 0.5, chosen on three sets) Kodak 24 41.03 dB (msgd 41.03), saturated set
-/// 38.13 dB (MLRI 38.26, msgd 36.08), McMaster 36.29 dB (MLRI 36.20, msgd 35.18).
+/// Measured (`bench-demosaic`, README "Demosaic"): with msgd as member (the default: per-colour
+/// slopes, ramp 0.5 → 1.0, alias fade 0.4, chosen on three sets) Kodak 24 41.03 dB (msgd 41.03),
+/// saturated set 38.18 dB (MLRI 38.26, msgd 36.08), McMaster 36.46 dB (MLRI 36.20, msgd 35.18).
 ///
 /// Exactness: every quad value reads fixed offsets of the mosaic, sums in a fixed order (or in
 /// exact integers), and is used only where all its reads were inside the region, so the output
@@ -51,7 +52,7 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
     public var maximumSlope: Float
 
     public init(directional: any DemosaicKernel = MSGDiagonalDemosaic(), window: Int = 7, epsilon: Float = 1e-2,
-                lowerSlope: Float = 0.6, upperSlope: Float = 1.0, minimumSlope: Float = -1, maximumSlope: Float = 2) {
+                lowerSlope: Float = 0.5, upperSlope: Float = 1.0, minimumSlope: Float = -1, maximumSlope: Float = 2) {
         self.directional = directional
         self.window = max(1, window); self.epsilon = max(epsilon, 1e-12)
         self.lowerSlope = lowerSlope; self.upperSlope = max(upperSlope, lowerSlope + 1e-3)
@@ -59,7 +60,7 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
     }
 
     /// Fine-to-coarse band energy ratio of the samples above which the share fades (to 0 at twice it; 0 = off).
-    public var aliasRatio: Float = 0.5
+    public var aliasRatio: Float = 0.4
 
     public var halo: Int { max(directional.halo, 2 * window + 10) }
     /// The noise calibrations measure the member: their one-colour noise mosaic would send every
@@ -89,17 +90,17 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         let aRG = plane(6), aBG = plane(7), share = plane(8), gfr = plane(9), gfB = plane(10)
         // Window sums in integers (products in units of 2⁻²⁰, clamped so a window's sum fits in
         // Int32): exact, so running sums give the same bits whatever row a region starts at.
-        // P_R, S_R, T_R, P_B, S_B, T_B, U_G (fine band), P, T, S (coarse band, R and B together).
+        // P_R, S_R, T_R, P_B, S_B, T_B, U_G (fine band), P_R, T_R, S (R and B together), P_B, T_B (coarse band).
         typealias I = SIMD8<Int32>
         // Products one quad row at a time, their sums along the rows as planes, running column sums.
         // Row sums live in a ring of 2·window + 2 rows (row j in slot j mod ring).
         let rs = qw + 16, ring = 2 * k + 2
-        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: 10 * ring * rs + 20 * rs + 16)
+        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: 12 * ring * rs + 24 * rs + 16)
         defer { integerScratch.deallocate() }
-        integerScratch.advanced(by: 10 * ring * rs + 20 * rs).initialize(repeating: 0, count: 16)
-        let rowSums = (0..<10).map { integerScratch + $0 * ring * rs }
-        let columnSums = (0..<10).map { integerScratch + 10 * ring * rs + $0 * rs }
-        let sums = (0..<10).map { integerScratch + 10 * ring * rs + 10 * rs + $0 * rs }
+        integerScratch.advanced(by: 12 * ring * rs + 24 * rs).initialize(repeating: 0, count: 16)
+        let rowSums = (0..<12).map { integerScratch + $0 * ring * rs }
+        let columnSums = (0..<12).map { integerScratch + 12 * ring * rs + $0 * rs }
+        let sums = (0..<12).map { integerScratch + 12 * ring * rs + 12 * rs + $0 * rs }
         @inline(__always) func rowSum(_ p: Int, _ j: Int) -> UnsafeMutablePointer<Int32> { rowSums[p] + (j % ring) * rs }
         let unit: Float = 1_048_576, inverseUnit: Float = 1 / 1_048_576
         // |product| ≤ 4 (2²² units, so the rounding below is exact) and a window's sum < 2³¹.
@@ -173,11 +174,12 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         }
         let (c0, c1, c2, c3, c4) = (columnSums[0], columnSums[1], columnSums[2], columnSums[3], columnSums[4])
         let (c5, c6, c7, c8, c9) = (columnSums[5], columnSums[6], columnSums[7], columnSums[8], columnSums[9])
+        let (c10, c11) = (columnSums[10], columnSums[11])
         /// Quad row `j` of step 2 (its window's last row summed along already).
         func columnRow(_ j: Int) {
             // Running sums down the columns (exact integers): the first row sums its window,
             // each next one adds the row entering and subtracts the row leaving.
-            for p in 0..<10 {
+            for p in 0..<12 {
                 let acc = columnSums[p]
                 if j == 3 + k {
                     DemosaicVector.groups(3 + k, qw - 3 - k) { i in
@@ -195,7 +197,7 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
             DemosaicVector.groups(3 + k, qw - 3 - k) { i in
                 let q = j * qw + i
                 @inline(__always) func f(_ p: UnsafeMutablePointer<Int32>) -> V { float(ldi(p, i)) * inverseUnit }
-                let sv = (f(c0), f(c1), f(c2), f(c3), f(c4), f(c5), f(c6), f(c7), f(c8), f(c9))
+                let sv = (f(c0), f(c1), f(c2), f(c3), f(c4), f(c5), f(c6), f(c7), f(c8), f(c9), f(c10), f(c11))
                 // Correlation of each sample with the bilinear green there, times the ratio of the
                 // two colours' band-pass amplitudes on their own lattices (neither attenuated by
                 // interpolation): the slopes of green on red / blue and back.
@@ -207,7 +209,11 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 st(clampSlope(pR * inverseSquareRoot(tR * u)), aRG, q); st(clampSlope(pB * inverseSquareRoot(tB * u)), aBG, q)
                 // The share from the coarse band's slope, faded where the fine band's energy
                 // exceeds the coarse one's (texture near the lattices' Nyquist: estimates alias).
-                var t = one - unitClamp(((sv.7 + eps) / (sv.8 + eps) - lower) * inverseSpan)
+                // Per colour (red on its green, blue on its green); the larger share wins, so one
+                // colour whose detail does not follow green is enough.
+                @inline(__always) func ramp(_ slope: V) -> V { one - unitClamp((slope - lower) * inverseSpan) }
+                let tRed = ramp((sv.7 + eps) / (sv.8 + eps)), tBlue = ramp((sv.10 + eps) / (sv.11 + eps))
+                var t = tRed.replacing(with: tBlue, where: tBlue .> tRed)
                 if alias > 0 {
                     t = t * unitClamp(2 - ((sv.1 + sv.4) + eps) / ((sv.9 + eps) * alias))
                 }
@@ -231,11 +237,12 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 sti(quantised(hb * hgb), sums[3], i); sti(quantised(hb * hb), sums[4], i); sti(quantised(hgb * hgb), sums[5], i)
                 sti(quantised((h1 * h1 + h2 * h2) * 0.5), sums[6], i)
                 let cr = hp2(rq), cb = hp2(bq), cgr = hp2(gr), cgb = hp2(gb)
-                sti(quantised(cr * cgr + cb * cgb), sums[7], i); sti(quantised(cgr * cgr + cgb * cgb), sums[8], i)
+                sti(quantised(cr * cgr), sums[7], i); sti(quantised(cgr * cgr), sums[8], i)
+                sti(quantised(cb * cgb), sums[10], i); sti(quantised(cgb * cgb), sums[11], i)
                 sti(quantised(cr * cr + cb * cb), sums[9], i)
             }
             // Window sums along the quad row (quads 3 + k ..< q − 3 − k).
-            for p in 0..<10 {
+            for p in 0..<12 {
                 let src = sums[p], dst = rowSum(p, j)
                 DemosaicVector.groups(3 + k, qw - 3 - k) { i in
                     var s = I()

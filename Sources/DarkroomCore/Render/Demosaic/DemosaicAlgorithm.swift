@@ -16,7 +16,7 @@ public enum DemosaicAlgorithm: String, Sendable, Codable, CaseIterable {
     /// (`make bench-demosaic`, README "Demosaic"): adaptive-ri (msgd where the channels correlate,
     /// a quad-level residual interpolation blended in where they do not) is the only method here
     /// within 0.3 dB of the best on all three — Kodak 24 41.03 dB (msgd 41.03, mlri 40.12),
-    /// saturated set 38.13 (mlri 38.26, msgd 36.08), McMaster 36.29 (mlri 36.20, msgd 35.18) — at
+    /// saturated set 38.18 (mlri 38.26, msgd 36.08), McMaster 36.46 (mlri 36.20, msgd 35.18) — at
     /// ≈ 0.55–0.65× msg's speed (short of issue 14's 100 MP/s on 2 workers on the 2026-11-27 host;
     /// `--demosaic msg` is the fast choice).
     public static let `default`: DemosaicAlgorithm = .adaptiveRI
