@@ -94,13 +94,13 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         typealias I = SIMD8<Int32>
         // Products one quad row at a time, their sums along the rows as planes, running column sums.
         // Row sums live in a ring of 2·window + 2 rows (row j in slot j mod ring).
-        let rs = qw + 16, ring = 2 * k + 2
-        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: 12 * ring * rs + 24 * rs + 16)
+        let rs = qw + 16, ring = 2 * k + 2, sumCount = 12
+        let integerScratch = UnsafeMutablePointer<Int32>.allocate(capacity: sumCount * (ring + 2) * rs + 16)
         defer { integerScratch.deallocate() }
-        integerScratch.advanced(by: 12 * ring * rs + 24 * rs).initialize(repeating: 0, count: 16)
-        let rowSums = (0..<12).map { integerScratch + $0 * ring * rs }
-        let columnSums = (0..<12).map { integerScratch + 12 * ring * rs + $0 * rs }
-        let sums = (0..<12).map { integerScratch + 12 * ring * rs + 12 * rs + $0 * rs }
+        integerScratch.advanced(by: sumCount * (ring + 2) * rs).initialize(repeating: 0, count: 16)
+        let rowSums = (0..<sumCount).map { integerScratch + $0 * ring * rs }
+        let columnSums = (0..<sumCount).map { integerScratch + sumCount * ring * rs + $0 * rs }
+        let sums = (0..<sumCount).map { integerScratch + sumCount * (ring + 1) * rs + $0 * rs }
         @inline(__always) func rowSum(_ p: Int, _ j: Int) -> UnsafeMutablePointer<Int32> { rowSums[p] + (j % ring) * rs }
         let unit: Float = 1_048_576, inverseUnit: Float = 1 / 1_048_576
         // |product| ≤ 4 (2²² units, so the rounding below is exact) and a window's sum < 2³¹.
@@ -179,7 +179,7 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
         func columnRow(_ j: Int) {
             // Running sums down the columns (exact integers): the first row sums its window,
             // each next one adds the row entering and subtracts the row leaving.
-            for p in 0..<12 {
+            for p in 0..<sumCount {
                 let acc = columnSums[p]
                 if j == 3 + k {
                     DemosaicVector.groups(3 + k, qw - 3 - k) { i in
@@ -242,7 +242,7 @@ public struct AdaptiveRIDemosaic: DemosaicKernel {
                 sti(quantised(cr * cr + cb * cb), sums[9], i)
             }
             // Window sums along the quad row (quads 3 + k ..< q − 3 − k).
-            for p in 0..<12 {
+            for p in 0..<sumCount {
                 let src = sums[p], dst = rowSum(p, j)
                 DemosaicVector.groups(3 + k, qw - 3 - k) { i in
                     var s = I()
