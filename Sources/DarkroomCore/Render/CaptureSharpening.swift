@@ -50,8 +50,8 @@ public enum SharpenSpec: Sendable, Equatable, Codable {
 /// and ≈ 0 where the local variation is only noise — so noise is not amplified. σ²_noise is the
 /// luminance noise of the noise model — noise reduction's, else the NoiseProfile, else the noise
 /// estimated from the image (`NoiseModel.measure`) — through the demosaic (`NoiseReduction.propagation`),
-/// with a floor of (1/4096)² (quantisation); noise reduction runs on the mosaic before the
-/// demosaic, so this σ² (before it) keeps the gate on the careful side. Pure function of the
+/// with a floor of (1/4096)² (quantisation); this is the noise before noise reduction (which runs
+/// before the sharpening), so it keeps the gate on the careful side. Pure function of the
 /// neighbourhood: tile-exact.
 struct CaptureSharpening: Sendable {
     static let gateRadius = 2
@@ -62,13 +62,15 @@ struct CaptureSharpening: Sendable {
 
     var reach: Int { max(radius, Self.gateRadius) }
 
-    static func resolve(plan: DevelopPlan, source: TileRenderer.TileSource, denoise: NoiseReduction?) -> CaptureSharpening? {
+    /// The sharpening for this render, or nil when off. `estimate` gives the noise measured in the
+    /// image (`NoiseModel.measure`; the renderer measures it at most once for both controls).
+    static func resolve(plan: DevelopPlan, denoise: NoiseReduction?, estimate: () -> NoiseModel?) -> CaptureSharpening? {
         guard plan.samplesPerPixel == 1, let cfa = plan.cfa else { return nil }
         guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0 else { return nil }
         var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
         // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
         // estimated from the image (texture biases that up, which only makes the gate more careful).
-        let model = denoise?.model ?? plan.noiseModel ?? NoiseModel.measure(plan: plan, source: source)
+        let model = denoise?.model ?? plan.noiseModel ?? estimate()
         if let model {
             let transfer = denoise?.transfer.y ?? NoiseReduction.propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa).y
             let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))

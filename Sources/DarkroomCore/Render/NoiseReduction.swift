@@ -162,11 +162,12 @@ struct NoiseReduction: Sendable {
     let a: SIMD3<Float>, b: SIMD3<Float>
 
     /// The reduction for this render, or nil when off (or `auto` and the noise is invisible, or
-    /// cannot be estimated).
-    static func resolve(plan: DevelopPlan, source: TileRenderer.TileSource) -> NoiseReduction? {
+    /// cannot be estimated). `estimate` gives the noise measured in the image (`NoiseModel.measure`),
+    /// used without a NoiseProfile.
+    static func resolve(plan: DevelopPlan, estimate: () -> NoiseModel?) -> NoiseReduction? {
         let spec = plan.recipe.noiseReduction
         if spec == .off || plan.samplesPerPixel != 1 { return nil }
-        let model = plan.noiseModel ?? NoiseModel.measure(plan: plan, source: source)
+        let model = plan.noiseModel ?? estimate()
         guard let model else { return nil }
         var luma = 1.0, chroma = 1.0
         if case .strength(let l, let c) = spec { luma = l; chroma = c }

@@ -44,8 +44,17 @@ public enum TileRenderer {
                 if !bal.isEmpty { source = .balanced(bal) }
                 // Highlight reconstruction's whole-image analysis (nil: nothing clipped, or `.clip`).
                 let highlights = plan.recipe.highlights == .reconstruct ? HighlightRecovery.analyse(plan: plan, source: source) : nil
-                let denoise = NoiseReduction.resolve(plan: plan, source: source)
-                let sharpen = CaptureSharpening.resolve(plan: plan, source: source, denoise: denoise)
+                // The noise estimated from the image (files without a NoiseProfile): measured at most
+                // once per render, for noise reduction and, when that is off or declines, sharpening.
+                var estimated: NoiseModel?? = nil
+                let estimate = { [source] () -> NoiseModel? in
+                    if let e = estimated { return e }
+                    let m = NoiseModel.measure(plan: plan, source: source)
+                    estimated = .some(m)
+                    return m
+                }
+                let denoise = NoiseReduction.resolve(plan: plan, estimate: estimate)
+                let sharpen = CaptureSharpening.resolve(plan: plan, denoise: denoise, estimate: estimate)
                 // A lens correction (`LensResampler`) demosaics each output tile's source area on its own
                 // (`renderLensTile`), unless a whole-image List3 stages the image anyway.
                 let lens = plan.lens.flatMap { $0.isActive ? $0 : nil }
