@@ -340,7 +340,10 @@ public struct DevelopPlan: Sendable {
         if samplesPerPixel == 1 { lines.append("\(RenderStage.demosaic.label): \(recipe.demosaic.rawValue) (halo \(demosaicHalo))") }
         switch recipe.noiseReduction {
         case .off: lines.append("noise reduction: off")
-        case _ where samplesPerPixel != 1: lines.append("noise reduction: none (LinearRaw images are not denoised yet)")
+        case _ where samplesPerPixel != 1 && samplesPerPixel != 3:
+            lines.append("noise reduction: none (\(samplesPerPixel) samples per pixel)")
+        case _ where samplesPerPixel == 3 && noiseModel == nil:
+            lines.append("noise reduction: \(recipe.noiseReduction == .auto ? "auto" : recipe.noiseReduction.text) → none (LinearRaw without a NoiseProfile: its noise is not estimated from the image)")
         default:
             let strength = recipe.noiseReduction == .auto ? "auto, strength 1,1" : recipe.noiseReduction.text
             let model = noiseModel.map { m in
@@ -348,13 +351,17 @@ public struct DevelopPlan: Sendable {
                        m.offset.x, m.offset.y, m.offset.z, m.sigmaAtMidGrey,
                        recipe.noiseReduction == .auto && m.sigmaAtMidGrey < NoiseReduction.visibility ? " (below visibility: none)" : "")
             } ?? "no NoiseProfile: estimated from the image when rendering"
-            lines.append("noise reduction: \(strength); \(NoiseReduction.summary); \(model)")
+            lines.append("noise reduction: \(strength); \(samplesPerPixel == 3 ? NoiseReduction.linearSummary : NoiseReduction.summary); \(model)")
         }
-        if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 {
+        if let (a, r) = recipe.sharpen.amountAndRadius, samplesPerPixel == 1 || (samplesPerPixel == 3 && recipe.sharpen != .auto) {
             lines.append(String(format: "sharpening: %@ — amount %.2f, radius %.0f px, on luminance, gated by the local variance against %@", recipe.sharpen == .auto ? "auto" : "manual", a, r,
-                                noiseModel != nil ? "the NoiseProfile's luminance noise" : "the luminance noise of the model estimated from the image"))
+                                noiseModel != nil ? "the NoiseProfile's luminance noise"
+                                    : samplesPerPixel == 3 ? "the quantisation floor only (LinearRaw without a NoiseProfile: its noise is not estimated)"
+                                    : "the luminance noise of the model estimated from the image"))
         } else {
-            lines.append(recipe.sharpen == .off ? "sharpening: off" : "sharpening: none (LinearRaw images are not sharpened yet)")
+            lines.append(recipe.sharpen == .off ? "sharpening: off"
+                : samplesPerPixel == 3 ? "sharpening: auto → none (LinearRaw: whoever demosaiced it shaped its detail; give an AMOUNT to sharpen)"
+                : "sharpening: none (\(samplesPerPixel) samples per pixel)")
         }
         if let l = opcodeList3 { lines.append("\(RenderStage.opcodeList3.label) (\(opcodeList3NeedsWholeImage ? "whole image" : "per tile")): " + l.summary.joined(separator: "; ")) }
         if let lens { lines += lens.explanation }

@@ -64,15 +64,23 @@ struct CaptureSharpening: Sendable {
 
     /// The sharpening for this render, or nil when off. `estimate` gives the noise measured in the
     /// image (`NoiseModel.measure`; the renderer measures it at most once for both controls).
+    /// LinearRaw is sharpened only on request (`AMOUNT`: whoever demosaiced it already shaped its
+    /// detail, often with sharpening of their own, and its hard edges would take unsharp-mask
+    /// halos), gated by its NoiseProfile taken as white noise per channel (nothing is estimated for
+    /// it; without a NoiseProfile only the quantisation floor).
     static func resolve(plan: DevelopPlan, denoise: NoiseReduction?, estimate: () -> NoiseModel?) -> CaptureSharpening? {
-        guard plan.samplesPerPixel == 1, let cfa = plan.cfa else { return nil }
+        let linear = plan.samplesPerPixel == 3
+        let cfa = plan.cfa
+        guard linear || (plan.samplesPerPixel == 1 && cfa != nil) else { return nil }
         guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0 else { return nil }
         var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
         // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
         // estimated from the image (texture biases that up, which only makes the gate more careful).
-        let model = denoise?.model ?? plan.noiseModel ?? estimate()
+        if linear && plan.recipe.sharpen == .auto { return nil }
+        let model = denoise?.model ?? plan.noiseModel ?? (linear ? nil : estimate())
         if let model {
-            let transfer = denoise?.transfer.y ?? NoiseReduction.propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: cfa).y
+            let transfer = denoise?.transfer.y
+                ?? (cfa.map { NoiseReduction.propagation(kernel: plan.recipe.demosaic.makeKernel(), cfa: $0).y } ?? NoiseReduction.whiteTransfer.y)
             let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
             let a = g * model.scale, b = g * g * model.offset
             // σ²_Y(level) = Σ_c transfer_Y[c] · (a_c · level + b_c).

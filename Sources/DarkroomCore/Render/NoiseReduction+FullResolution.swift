@@ -58,9 +58,9 @@ extension NoiseReduction {
         /// Per channel: variance = a·x + b in balanced units.
         let a: SIMD3<Float>, b: SIMD3<Float>
 
-        /// The stage for `kernel` on `cfa`, with strengths `luma` (L) and `chroma` (Cr, Cb); nil
-        /// when both are 0.
-        init?(kernel: any DemosaicKernel, cfa: CFAPattern, luma: Double, chroma: Double, a: SIMD3<Float>, b: SIMD3<Float>) {
+        /// The stage for `kernel` on `cfa` (both nil: LinearRaw, white noise per channel), with
+        /// strengths `luma` (L) and `chroma` (Cr, Cb); nil when both are 0.
+        init?(kernel: (any DemosaicKernel)?, cfa: CFAPattern?, luma: Double, chroma: Double, a: SIMD3<Float>, b: SIMD3<Float>) {
             // (weights, levels with three orientations, strength)
             let specs: [(SIMD3<Float>, Int, Double)] = [(SIMD3(0.25, 0.5, 0.25), Self.orientedLumaLevels, luma),
                                                         (SIMD3(1, -1, 0), 0, chroma), (SIMD3(0, -1, 1), 0, chroma)]
@@ -87,22 +87,33 @@ extension NoiseReduction {
         /// SIMD3 (R, G, B). Each colour in turn carries Gaussian noise (σ = 0.02, a fixed sequence)
         /// on a flat 0.5 mosaic of `side` × `side` (plus the kernel's halo), demosaiced once for all
         /// components; the variances are taken `needs(levels)[0]` + 2 away from the edges (where the
-        /// transform reads no border). Deterministic.
-        static func calibrate(kernel: any DemosaicKernel, cfa: CFAPattern, components: [(weights: SIMD3<Float>, isotropic: Bool)],
+        /// transform reads no border). Without a kernel (LinearRaw) the noise is put straight into
+        /// that colour's plane of a flat 0.5 image: white noise. Deterministic.
+        static func calibrate(kernel: (any DemosaicKernel)?, cfa: CFAPattern?, components: [(weights: SIMD3<Float>, isotropic: Bool)],
                               levels: Int, side: Int = 256) -> [[[SIMD3<Double>]]] {
-            let full = side + 2 * kernel.halo, n = full * full
+            let halo = kernel?.halo ?? 0
+            let full = side + 2 * halo, n = full * full
             let sigma: Float = 0.02
             var result = components.map { [[SIMD3<Double>]](repeating: [SIMD3<Double>](repeating: .zero, count: $0.isotropic ? 1 : 3), count: levels) }
             var mosaic = [Float](repeating: 0, count: n), red = mosaic, green = mosaic, blue = mosaic
             let need = NoiseReduction.needs(levels: levels, window: windowRadius)
             for colour in 0..<3 {
-                NoiseReduction.demosaicNoise(kernel: kernel, cfa: cfa, side: full, colour: colour, seed: 0x9E37_79B9_7F4A_7C15,
-                                             sigma: sigma, mosaic: &mosaic, red: &red, green: &green, blue: &blue)
+                let seed: UInt64 = 0x9E37_79B9_7F4A_7C15
+                if let kernel, let cfa {
+                    NoiseReduction.demosaicNoise(kernel: kernel, cfa: cfa, side: full, colour: colour, seed: seed,
+                                                 sigma: sigma, mosaic: &mosaic, red: &red, green: &green, blue: &blue)
+                } else {
+                    var state = seed &+ UInt64(colour)
+                    for i in 0..<n {
+                        let v = 0.5 + sigma * NoiseReduction.gaussian(&state)
+                        red[i] = colour == 0 ? v : 0.5; green[i] = colour == 1 ? v : 0.5; blue[i] = colour == 2 ? v : 0.5
+                    }
+                }
                 for (k, component) in components.enumerated() {
                     let weights = component.weights
                     var c = [Double](repeating: 0, count: side * side)
                     for y in 0..<side { for x in 0..<side {
-                        let i = (y + kernel.halo) * full + x + kernel.halo
+                        let i = (y + halo) * full + x + halo
                         c[y * side + x] = Double(weights.x * red[i] + weights.y * green[i] + weights.z * blue[i])
                     } }
                     var hx = c, hy = c, next = c

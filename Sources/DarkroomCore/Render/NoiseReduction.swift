@@ -136,6 +136,10 @@ struct NoiseReduction: Sendable {
     static var summary: String {
         "colour on the mosaic before the demosaic (à-trous wavelet of U, V per CFA quad, \(levels) levels × 3 orientations, local Wiener shrinkage, 3×3 energy window), then luminance and colour after it (L, Cr, Cb at full resolution, \(FullResolution.levels) levels, L in 3 orientations at the finest, 3×3 energy window, noise calibrated through the demosaic)"
     }
+    /// One line for `explain`: the method for LinearRaw.
+    static var linearSummary: String {
+        "luminance and colour at full resolution (L, Cr, Cb, à-trous wavelet, \(FullResolution.levels) levels, L in 3 orientations at the finest, local Wiener shrinkage, 3×3 energy window; LinearRaw: no demosaic, each channel's noise taken as white)"
+    }
 
     let model: NoiseModel
     /// Variance of Y, Cr and Cb after the demosaic per unit variance of white noise in R, G and B
@@ -164,10 +168,15 @@ struct NoiseReduction: Sendable {
     /// The reduction for this render, or nil when off (or `auto` and the noise is invisible, or
     /// cannot be estimated). `estimate` gives the noise measured in the image (`NoiseModel.measure`),
     /// used without a NoiseProfile.
+    ///
+    /// LinearRaw (three samples per pixel, no demosaic) gets the full-resolution stage only, from
+    /// its NoiseProfile (nothing is estimated for it: `NoiseModel.measure` reads mosaics), with
+    /// the noise of each channel taken as white (`FullResolution.calibrate` without a kernel).
     static func resolve(plan: DevelopPlan, estimate: () -> NoiseModel?) -> NoiseReduction? {
         let spec = plan.recipe.noiseReduction
-        if spec == .off || plan.samplesPerPixel != 1 { return nil }
-        let model = plan.noiseModel ?? estimate()
+        let linear = plan.samplesPerPixel == 3
+        if spec == .off || !(plan.samplesPerPixel == 1 || linear) { return nil }
+        let model = linear ? plan.noiseModel : plan.noiseModel ?? estimate()
         guard let model else { return nil }
         var luma = 1.0, chroma = 1.0
         if case .strength(let l, let c) = spec { luma = l; chroma = c }
@@ -176,6 +185,13 @@ struct NoiseReduction: Sendable {
         guard luma > 0 || chroma > 0 else { return nil }
         let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
         let av = g * model.scale, bv = g * g * model.offset
+        if linear {
+            let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
+            guard let full = FullResolution(kernel: nil, cfa: nil, luma: luma, chroma: chroma, a: a, b: b) else { return nil }
+            return NoiseReduction(model: model, transfer: whiteTransfer, thresholds: [],
+                                  lumaStrength: Float(luma), chromaStrength: Float(chroma), fullResolution: full,
+                                  shrinksPlane: [false, false, false, false], a: a, b: b)
+        }
         guard let cfa = plan.cfa else { return nil }
         let weights: [SIMD3<Float>] = [SIMD3(1, 2, 1) / 16, SIMD3(1, 0.5, 0), SIMD3(0, 0.5, 1), SIMD3(0, 2, 0)]
         let ck = chroma * quadChromaShare
@@ -210,6 +226,10 @@ struct NoiseReduction: Sendable {
         }
         return result
     }
+
+    /// What `propagation` is for white noise in R, G, B (no demosaic: LinearRaw): Y = (R + 2G + B)/4,
+    /// Cr = R − G, Cb = B − G.
+    static let whiteTransfer = (y: SIMD3<Float>(1, 4, 1) / 16, cr: SIMD3<Float>(1, 1, 0), cb: SIMD3<Float>(0, 1, 1))
 
     /// How the demosaic carries noise into Y, Cr and Cb: the kernel demosaics a flat 64 × 64
     /// mosaic (0.5 of the range) carrying white Gaussian noise (σ = 0.02, a fixed sequence) in one
@@ -247,14 +267,9 @@ struct NoiseReduction: Sendable {
     static func demosaicNoise(kernel: any DemosaicKernel, cfa: CFAPattern, side: Int, colour: Int, seed: UInt64, sigma: Float,
                               mosaic: inout [Float], red: inout [Float], green: inout [Float], blue: inout [Float]) {
         var state = seed &+ UInt64(colour)
-        func uniform() -> Float {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return (Float(state >> 40) + 0.5) / 16_777_216
-        }
         for i in 0..<(side * side) {
             let c = Int(cfa.color(x: i % side, y: i / side).rawValue)
-            let u1 = uniform(), u2 = uniform()
-            let z = (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
+            let z = gaussian(&state)
             mosaic[i] = 0.5 + (c == colour ? sigma * z : 0)
         }
         mosaic.withUnsafeBufferPointer { m in red.withUnsafeMutableBufferPointer { r in
@@ -262,6 +277,17 @@ struct NoiseReduction: Sendable {
                 kernel.noiseCalibration.demosaic(mosaic: m.baseAddress!, width: side, height: side, cfa: cfa,
                                                  red: r.baseAddress!, green: g.baseAddress!, blue: b.baseAddress!)
             } } } }
+    }
+
+    /// The calibrations' standard normal deviate: two uniforms from a 64-bit LCG (`state`), Box–Muller.
+    @inline(__always)
+    static func gaussian(_ state: inout UInt64) -> Float {
+        func uniform() -> Float {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return (Float(state >> 40) + 0.5) / 16_777_216
+        }
+        let u1 = uniform(), u2 = uniform()
+        return (-2 * logf(u1)).squareRoot() * cosf(2 * .pi * u2)
     }
 
     /// How far around the output level j's approximation c_j must be valid, for j = 0…levels: the

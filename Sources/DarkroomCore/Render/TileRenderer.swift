@@ -197,10 +197,12 @@ public enum TileRenderer {
         // Reconstructing highlights reads each sample's 5×5 window: two more rings.
         // Sharpening reads the demosaiced tile ± its window radius: that much more again; noise
         // reduction, on the mosaic before all of them, its own reach beyond that.
-        let denoise = denoise.flatMap { kernel != nil ? $0 : nil }, sharpen = sharpen.flatMap { kernel != nil ? $0 : nil }
+        // (LinearRaw: no demosaic and no mosaic stage; its full-resolution stages read the balanced image.)
+        let filtered = kernel != nil || plan.samplesPerPixel == 3
+        let denoise = denoise.flatMap { filtered ? $0 : nil }, sharpen = sharpen.flatMap { filtered ? $0 : nil }
         let filterReach = (sharpen?.reach ?? 0) + (denoise?.fullResolutionReach ?? 0)
         let halo = plan.demosaicHalo + (highlights != nil ? HighlightRecovery.reach : 0) + filterReach
-            + (denoise != nil ? NoiseReduction.mosaicReach : 0)
+            + (denoise != nil && kernel != nil ? NoiseReduction.mosaicReach : 0)
         let job = TileJob(source: source, target: target, highlights: highlights, denoise: denoise, sharpen: sharpen,
                           filterReach: filterReach, halo: halo, lens: lens, lensTiles: lensTiles)
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -225,9 +227,10 @@ public enum TileRenderer {
         var target: TileTarget
         /// Highlight reconstruction for this image (nil: none).
         let highlights: HighlightRecovery?
-        /// Noise reduction on the balanced mosaic before the demosaic (nil: none; only for mosaics).
+        /// Noise reduction on the balanced mosaic before the demosaic and at full resolution after
+        /// it (LinearRaw: at full resolution only; nil: none).
         let denoise: NoiseReduction?
-        /// Capture sharpening after the demosaic (nil: none; only for mosaics).
+        /// Capture sharpening after the demosaic (LinearRaw: on the balanced image; nil: none).
         let sharpen: CaptureSharpening?
         /// Demosaiced context sharpening reads around the tile.
         let filterReach: Int
@@ -413,6 +416,11 @@ public enum TileRenderer {
                                         red: red, green: green, blue: blue)
                         let o = h * rw + h
                         planes = OutputTransform.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
+                    } else if spp == 3 && (job.denoise != nil || job.sharpen != nil) {
+                        // LinearRaw with full-resolution stages: the region as planes, like a demosaic's output.
+                        for i in 0..<(rw * rh) { red[i] = m[i * 3]; green[i] = m[i * 3 + 1]; blue[i] = m[i * 3 + 2] }
+                        let o = h * rw + h
+                        planes = OutputTransform.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
                     } else {
                         for y in 0..<th {
                             (rgb + y * tw * 3).update(from: m + ((y + h) * rw + h) * 3, count: tw * 3)
@@ -433,7 +441,7 @@ public enum TileRenderer {
             }
             // Noise reduction after the demosaic (reads the tile ± filterReach, leaves ± sharpening's reach).
             if let p = planes, let nr = job.denoise { nr.applyFullResolution(p, width: tw, height: th, reach: job.filterReach) }
-            // Capture sharpening (demosaiced mosaics only: the planes hold the tile ± its reach).
+            // Capture sharpening (on planes: demosaiced mosaics, or LinearRaw with its full-resolution stages; they hold the tile ± its reach).
             if let p = planes, let sh = job.sharpen {
                 withUnsafeTemporaryAllocation(of: Float.self, capacity: tw * th) { delta in
                     sh.delta(r: p.r, g: p.g, b: p.b, stride: p.stride, width: tw, height: th, into: delta.baseAddress!)
