@@ -72,11 +72,11 @@ struct CaptureSharpening: Sendable {
         let linear = plan.samplesPerPixel == 3
         let cfa = plan.cfa
         guard linear || (plan.samplesPerPixel == 1 && cfa != nil) else { return nil }
-        guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0 else { return nil }
+        guard let (amount, radius) = plan.recipe.sharpen.amountAndRadius, amount > 0,
+              !(linear && plan.recipe.sharpen == .auto) else { return nil }
         var slope: Float = 0, offset: Float = 1 / (4096 * 4096)
         // The luminance noise: noise reduction's model, else the NoiseProfile, else the noise
         // estimated from the image (texture biases that up, which only makes the gate more careful).
-        if linear && plan.recipe.sharpen == .auto { return nil }
         let model = denoise?.model ?? plan.noiseModel ?? (linear ? nil : estimate())
         if let model {
             let transfer = denoise?.transfer.y

@@ -185,8 +185,8 @@ struct NoiseReduction: Sendable {
         guard luma > 0 || chroma > 0 else { return nil }
         let g = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
         let av = g * model.scale, bv = g * g * model.offset
+        let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
         if linear {
-            let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
             guard let full = FullResolution(kernel: nil, cfa: nil, luma: luma, chroma: chroma, a: a, b: b) else { return nil }
             return NoiseReduction(model: model, transfer: whiteTransfer, thresholds: [],
                                   lumaStrength: Float(luma), chromaStrength: Float(chroma), fullResolution: full,
@@ -198,7 +198,6 @@ struct NoiseReduction: Sendable {
         let k2 = [Float(0), Float(ck * ck), Float(ck * ck), Float(0)]
         let factors = levelFactors(levels: levels)
         let kernel = plan.recipe.demosaic.makeKernel()
-        let a = SIMD3<Float>(Float(av.x), Float(av.y), Float(av.z)), b = SIMD3<Float>(Float(bv.x), Float(bv.y), Float(bv.z))
         return NoiseReduction(model: model, transfer: propagation(kernel: kernel, cfa: cfa),
                               thresholds: (0..<4).map { p in factors.map { $0.map { weights[p] * Float($0) * k2[p] } } },
                               lumaStrength: Float(luma), chromaStrength: Float(chroma),

@@ -418,7 +418,7 @@ public enum TileRenderer {
                         planes = OutputTransform.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
                     } else if spp == 3 && (job.denoise != nil || job.sharpen != nil) {
                         // LinearRaw with full-resolution stages: the region as planes, like a demosaic's output.
-                        for i in 0..<(rw * rh) { red[i] = m[i * 3]; green[i] = m[i * 3 + 1]; blue[i] = m[i * 3 + 2] }
+                        deinterleave(m, count: rw * rh, red: red, green: green, blue: blue)
                         let o = h * rw + h
                         planes = OutputTransform.Planes(r: red + o, g: green + o, b: blue + o, stride: rw)
                     } else {
@@ -459,12 +459,7 @@ public enum TileRenderer {
                 // RenderStage 6–9 (OutputTransform): matrix, gamut, tone, transfer, quantise, place.
                 let p = planes ?? {
                     // Interleaved → planes (in the scratch planes, which hold ≥ tw × th samples).
-                    for y in 0..<th {
-                        let row = rgb + y * tw * 3
-                        for x in 0..<tw {
-                            red[y * tw + x] = row[x * 3]; green[y * tw + x] = row[x * 3 + 1]; blue[y * tw + x] = row[x * 3 + 2]
-                        }
-                    }
+                    deinterleave(rgb, count: tw * th, red: red, green: green, blue: blue)
                     return OutputTransform.Planes(r: red, g: green, b: blue, stride: tw)
                 }()
                 encoder.encode(planes: p, tile: tile, crop: plan.crop, orientation: plan.orientation, sink: sink)
@@ -499,6 +494,12 @@ public enum TileRenderer {
     }
 
     /// Planes → interleaved RGB rows of `rowStride` floats (default: packed).
+    /// `count` interleaved RGB samples into three contiguous planes (the inverse of `interleave` without strides).
+    static func deinterleave(_ src: UnsafePointer<Float>, count: Int, red: UnsafeMutablePointer<Float>,
+                             green: UnsafeMutablePointer<Float>, blue: UnsafeMutablePointer<Float>) {
+        for i in 0..<count { red[i] = src[i * 3]; green[i] = src[i * 3 + 1]; blue[i] = src[i * 3 + 2] }
+    }
+
     static func interleave(_ p: OutputTransform.Planes, into dst: UnsafeMutablePointer<Float>, width: Int, height: Int,
                            rowStride: Int? = nil) {
         let stride = rowStride ?? width * 3
