@@ -28,7 +28,6 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
-        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         // One tiny module per C library, found through pkg-config (Debian -dev packages).
@@ -47,6 +46,8 @@ let package = Package(
         .systemLibrary(name: "CXNNPACK", providers: [.apt(["libxnnpack-dev", "libpthreadpool-dev"])]),
         // lensfun's C API and its lens database (lens corrections).
         .systemLibrary(name: "CLensfun", pkgConfig: "lensfun", providers: [.apt(["liblensfun-dev", "liblensfun-data-v1"])]),
+        // OpenSSL 3's libcrypto: MD5 and SHA-256 through EVP (DarkroomIO's MessageDigest).
+        .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         // Small C glue: error-handler capture for libtiff / lcms2.
         .target(name: "CShims", dependencies: ["CTIFF", "CLCMS2", "CLibRaw"]),
         // Our own C: the SIGBUS guard for file mappings (a signal handler cannot be Swift).
@@ -67,10 +68,10 @@ let package = Package(
         .target(
             name: "DarkroomIO",
             dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomNeural", "CLibRaw", "CTIFF", "CLCMS2", "CHeif", "CJPEG", "CZlib", "CPNG", "CXXHash", "CShims", "CJXL", "CLensfun",
-                           "COpenEXR", .product(name: "Crypto", package: "swift-crypto")]
+                           "COpenEXR", "CCrypto"]
         ),
         .target(name: "DarkroomBatch", dependencies: [
-            "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"), .product(name: "Crypto", package: "swift-crypto"),
+            "DarkroomCore", "DarkroomIO", .product(name: "Yams", package: "Yams"),
         ]),
         .target(
             name: "DarkroomCLI",

@@ -1,5 +1,4 @@
 import CZlib
-import Crypto
 import DarkroomFormats
 import Foundation
 
@@ -192,11 +191,11 @@ public enum OriginalRawExtractor {
         let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
         defer { unlink(temp) }
-        var hasher = Crypto.SHA256()
+        var hasher = SHA256()
         let written: Int
         do throws(OriginalRawDataError) {
             written = try OriginalRawData.decodeDataFork(data, source: dng) { (block: [UInt8]) throws(OriginalRawDataError) in
-                hasher.update(data: block)
+                hasher.update(block)
                 var offset = 0
                 while offset < block.count {
                     let n = block.withUnsafeBytes { Glibc.write(fd, $0.baseAddress! + offset, $0.count - offset) }
@@ -215,6 +214,6 @@ public enum OriginalRawExtractor {
         } else {
             guard link(temp, output) == 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
         }
-        return Extracted(path: output, bytes: written, sha256: RawDigest.hex(Array(hasher.finalize())))
+        return Extracted(path: output, bytes: written, sha256: RawDigest.hex(hasher.finalize()))
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The MD5 digests of a DNG's stored raw image, computed as Adobe DNG SDK 1.7.1 computes them
@@ -17,24 +16,24 @@ public enum RawDigest {
     /// lossy JPEG raw IFDs (`dng_lossy_compressed_image::FindDigest`): the MD5 of the MD5s of each
     /// tile's (or strip's) compressed bytes, in order. The SDK writes only this tag for such data.
     public static func compressedTilesDigest(_ tiles: [[UInt8]]) -> [UInt8] {
-        var outer = Insecure.MD5()
-        for t in tiles { outer.update(data: Array(Insecure.MD5.hash(data: t))) }
-        return Array(outer.finalize())
+        let outer = MD5()
+        for t in tiles { outer.update(MD5.hash(t)) }
+        return outer.finalize()
     }
 
     /// `RawImageDigest` (tag 50972): MD5 of all samples, rows top to bottom, interleaved, 16-bit LE.
     public static func rawImageDigest(_ pixels: [UInt16]) -> [UInt8] {
-        var md5 = Insecure.MD5()
+        let md5 = MD5()
         pixels.withUnsafeBufferPointer { all in
             // Chunks of 64 Ki samples, converted only on a big-endian host.
             var start = 0
             while start < all.count {
                 let end = min(all.count, start + 65536)
-                hashLittleEndian(UnsafeBufferPointer(rebasing: all[start..<end]), into: &md5)
+                hashLittleEndian(UnsafeBufferPointer(rebasing: all[start..<end]), into: md5)
                 start = end
             }
         }
-        return Array(md5.finalize())
+        return md5.finalize()
     }
 
     /// `NewRawImageDigest` (tag 51111): the image cut into 256×256 tiles from its top-left
@@ -67,14 +66,14 @@ public enum RawDigest {
                                 for x in 0..<w { buffer[k] = job.src[row + x * spp]; k += 1 }
                             }
                         }
-                        var md5 = Insecure.MD5()
+                        let md5 = MD5()
                         if eightBit {
                             // 8-bit stored data is hashed as bytes (the SDK's ttByte pixel type).
                             let bytes = buffer[0..<k].map { UInt8(truncatingIfNeeded: $0) }
-                            bytes.withUnsafeBytes { md5.update(bufferPointer: $0) }
+                            bytes.withUnsafeBytes { md5.update($0) }
                         } else {
                             buffer.withUnsafeBufferPointer { b in
-                                hashLittleEndian(UnsafeBufferPointer(rebasing: b[0..<k]), into: &md5)
+                                hashLittleEndian(UnsafeBufferPointer(rebasing: b[0..<k]), into: md5)
                             }
                         }
                         for (i, byte) in md5.finalize().enumerated() { job.out[index * 16 + i] = byte }
@@ -83,20 +82,20 @@ public enum RawDigest {
                 }
             }
         }
-        var md5 = Insecure.MD5()
-        md5.update(data: tileDigests)
-        return Array(md5.finalize())
+        let md5 = MD5()
+        md5.update(tileDigests)
+        return md5.finalize()
     }
 
     /// `OriginalRawFileDigest` (tag 50973): MD5 of the OriginalRawFileData tag's bytes.
-    public static func md5(_ bytes: [UInt8]) -> [UInt8] { Array(Insecure.MD5.hash(data: bytes)) }
+    public static func md5(_ bytes: [UInt8]) -> [UInt8] { MD5.hash(bytes) }
 
     /// An incremental MD5 (for OriginalRawFileDigest over streamed data).
     public struct MD5Stream {
-        private var md5 = Insecure.MD5()
+        private let md5 = MD5()
         public init() {}
-        public mutating func update(_ bytes: [UInt8]) { md5.update(data: bytes) }
-        public func finalize() -> [UInt8] { Array(md5.finalize()) }
+        public mutating func update(_ bytes: [UInt8]) { md5.update(bytes) }
+        public func finalize() -> [UInt8] { md5.finalize() }
     }
 
     /// Lower-case hex of a digest.
@@ -110,12 +109,12 @@ public enum RawDigest {
         let out: UnsafeMutableBufferPointer<UInt8>
     }
 
-    private static func hashLittleEndian(_ samples: UnsafeBufferPointer<UInt16>, into md5: inout Insecure.MD5) {
+    private static func hashLittleEndian(_ samples: UnsafeBufferPointer<UInt16>, into md5: MD5) {
         #if _endian(little)
-        md5.update(bufferPointer: UnsafeRawBufferPointer(samples))
+        md5.update(UnsafeRawBufferPointer(samples))
         #else
         let swapped = samples.map { $0.littleEndian }
-        swapped.withUnsafeBytes { md5.update(bufferPointer: $0) }
+        swapped.withUnsafeBytes { md5.update($0) }
         #endif
     }
 }

@@ -1,4 +1,3 @@
-import Crypto
 import DarkroomCore
 
 /// The ICC profile Darkroom tags mattes with: a monochrome display profile whose grey TRC is the
@@ -55,7 +54,7 @@ public enum LinearGrayProfile {
         header += [UInt8](repeating: 0, count: 16 + 28)                        // profile ID (below), reserved
         var profile = header + table + data
         // Profile ID: MD5 of the profile with flags, rendering intent and ID zeroed (they are).
-        let id = Array(Insecure.MD5.hash(data: profile))
+        let id = MD5.hash(profile)
         profile.replaceSubrange(84..<100, with: id)
         return profile
     }

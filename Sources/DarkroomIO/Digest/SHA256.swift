@@ -1,13 +1,13 @@
-import Crypto
 import Foundation
 
-/// SHA-256 (FIPS 180-4), streaming, computed by swift-crypto; used for recipe hashes.
+/// SHA-256 (FIPS 180-4), streaming, computed by libcrypto (`MessageDigest`); used for recipe,
+/// manifest and extracted-file hashes.
 public struct SHA256 {
-    private var hasher = Crypto.SHA256()
+    private let hasher = MessageDigest(.sha256)
 
     public init() {}
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bufferPointer: bytes) }
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) { hasher.update(bytes) }
 
     public mutating func update(_ bytes: [UInt8]) { bytes.withUnsafeBytes { update($0) } }
 
