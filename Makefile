@@ -8,11 +8,11 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
                 libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
                 libopenexr-dev openexr chromium \
                 liblensfun-dev liblensfun-data-v1 libglib2.0-dev \
-                libxnnpack-dev libpthreadpool-dev
+                libxnnpack-dev libpthreadpool-dev libssl-dev
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
-.PHONY: pictures all deps swift build run models neural-reference test test-release hostile mutate fuzz bench bench-peers bench-demosaic bench-quality demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
+.PHONY: pictures all deps swift build run models neural-reference test test-build test-fast hostile mutate fuzz bench bench-peers bench-demosaic bench-quality demosaic-sets profiles samples constant-colour-pairs constant-colour-picture constant-colour-table clean
 
 all: build
 
@@ -41,20 +41,39 @@ run: build
 	@mkdir -p out
 	$(BIN) develop Samples/*.dng -o out --overwrite --report out/report.json --log text
 
-# Every suite in the debug build (runtime checks everywhere), then the configuration users get.
-test: deps swift models
-	$(SWIFT) test
-	$(MAKE) test-release
+# `make test`: one build, every suite once, then the hostile corpus against the binary it built.
+# The build is the release configuration users get (DarkroomCore's pixel kernels `-Ounchecked` for
+# x86-64-v3) plus -enable-testing; every target that reads file bytes, arguments or recipes
+# (Formats, IO, Batch, Neural, CLI) is `-O` with Swift's runtime checks on (bounds, overflow,
+# exclusivity): TestConfigurationTests keeps both true. Suites run one after the other so that each
+# suite's time is its own; the table of the slowest suites prints at the end, and a suite over
+# SUITE_BUDGET seconds fails the run (a budget on what the suite costs, not a product-speed test:
+# that is `make bench`). Then the hostile-input regression corpus (Tests/Hostile/hostile.py,
+# generated from Samples/ and ../shared): develop, info --json, explain and thumbnail on every file
+# must end cleanly within 30 s, with a one-line error naming the file, and inputs <= 1 MB under
+# 300 MB peak memory.
+TEST_BUILD := .build-release-tests
+TEST_CONFIG := -c release --scratch-path $(TEST_BUILD) -Xswiftc -enable-testing
+SUITE_BUDGET ?= 90
+TEST_EVENTS := out/test-events.jsonl
+test: deps swift models test-build
+	@mkdir -p out && rm -f $(TEST_EVENTS)
+	@$(SWIFT) test $(TEST_CONFIG) --skip-build --no-parallel \
+	    --event-stream-output-path $(TEST_EVENTS) --event-stream-version 0; status=$$?; \
+	python3 Tests/Tools/suite_times.py $(TEST_EVENTS) --budget $(SUITE_BUDGET) \
+	    --expect-suites $(INTEGRATION_LIST) || { [ $$status -ne 0 ] || status=1; }; exit $$status
+	$(MAKE) hostile DARKROOM_BIN=$(TEST_BUILD)/release/darkroom
 
-# The shipped configuration: every suite again in a release build (x86-64-v3, `-Ounchecked` pixel
-# kernels; its own scratch folder, built with -enable-testing), then the hostile-input regression
-# corpus (Tests/Hostile/hostile.py, generated from Samples/ and ../shared) against the release
-# `darkroom`: develop, info --json, explain and thumbnail on every file must end cleanly within
-# 30 s, with a one-line error naming the file, and inputs ≤ 1 MB under 300 MB peak memory.
-RELEASE_TEST_BUILD := .build-release-tests
-test-release: deps swift
-	$(SWIFT) test -c release --scratch-path $(RELEASE_TEST_BUILD) -Xswiftc -enable-testing
-	$(MAKE) hostile DARKROOM_BIN=$(RELEASE_TEST_BUILD)/release/darkroom
+test-build: deps swift
+	$(SWIFT) build $(TEST_CONFIG) --build-tests
+
+# `make test-fast`: the inner loop, a few minutes after the build. The same build as `make test`;
+# every suite except those listed in Tests/integration-suites.txt (full-size renders, the whole
+# corpus, Chromium, the neural models, process isolation: each listed with its reason), in parallel.
+INTEGRATION_LIST := Tests/integration-suites.txt
+INTEGRATION_REGEX := \.($(shell sed -e 's/\#.*//' $(INTEGRATION_LIST) | xargs | tr ' ' '|'))/
+test-fast: deps swift test-build
+	$(SWIFT) test $(TEST_CONFIG) --skip-build --skip '$(INTEGRATION_REGEX)'
 
 DARKROOM_BIN ?= $(BIN)
 hostile:
