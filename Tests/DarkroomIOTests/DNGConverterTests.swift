@@ -55,6 +55,22 @@ enum SyntheticStored {
         #expect(new == Self.recorded[spp]?.new)
     }
 
+    /// The MD5 under the digests is RFC 1321's: its appendix A.5 test suite (libcrypto computes it).
+    @Test func md5MatchesRFC1321() {
+        let suite: [(String, String)] = [
+            ("", "d41d8cd98f00b204e9800998ecf8427e"), ("a", "0cc175b9c0f1b6a831c399e269772661"),
+            ("abc", "900150983cd24fb0d6963f7d28e17f72"), ("message digest", "f96b697d7cb7938d525a2f31aaf161d0"),
+            ("abcdefghijklmnopqrstuvwxyz", "c3fcd3d76192e4007dfb496cca67e13b"),
+            ("12345678901234567890123456789012345678901234567890123456789012345678901234567890",
+             "57edf4a22be3c955ac49da2e2107b67a"),
+        ]
+        for (text, digest) in suite { #expect(RawDigest.hex(RawDigest.md5(Array(text.utf8))) == digest, "\(text)") }
+        // Streamed in pieces, the same digest.
+        var stream = RawDigest.MD5Stream()
+        for piece in ["message", " ", "digest"] { stream.update(Array(piece.utf8)) }
+        #expect(RawDigest.hex(stream.finalize()) == "f96b697d7cb7938d525a2f31aaf161d0")
+    }
+
     @Test func threadCountDoesNotChangeTheDigest() {
         let image = SyntheticStored.image(samplesPerPixel: 1, width: 1000, height: 600)
         let one = RawDigest.newRawImageDigest(image.pixels, width: 1000, height: 600, samplesPerPixel: 1, threads: 1)
