@@ -8,7 +8,8 @@ APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
                 libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
                 libopenexr-dev openexr chromium \
                 liblensfun-dev liblensfun-data-v1 libglib2.0-dev \
-                libxnnpack-dev libpthreadpool-dev libssl-dev
+                libxnnpack-dev libpthreadpool-dev libssl-dev \
+                slurm-wlm munge parallel
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
@@ -54,7 +55,9 @@ run: build
 # 300 MB peak memory.
 TEST_BUILD := .build-release-tests
 TEST_CONFIG := -c release --scratch-path $(TEST_BUILD) -Xswiftc -enable-testing
-SUITE_BUDGET ?= 90
+# The slowest suite takes 20–30 s on a quiet 2-core machine and 114 s with four builds beside it;
+# 150 s tolerates a loaded machine and still catches a suite made minutes slower.
+SUITE_BUDGET ?= 150
 TEST_EVENTS := out/test-events.jsonl
 test: deps swift models test-build
 	@mkdir -p out && rm -f $(TEST_EVENTS)

@@ -108,7 +108,8 @@ let package = Package(
         .testTarget(name: "DarkroomIOTests", dependencies: ["DarkroomCore", "DarkroomFormats", "DarkroomIO", "DarkroomFuzzBodies", "CTIFF", "CHeif", "CJPEG", "CLCMS2", "CJXL", "CZlib", "COpenEXR", "DarkroomTestSupport"],
                     exclude: ["SDKReference"]),
         .testTarget(name: "DarkroomNeuralTests", dependencies: ["DarkroomNeural", "DarkroomTestSupport"]),
-        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport"]),
+        .testTarget(name: "DarkroomBatchTests", dependencies: ["DarkroomBatch", "DarkroomIO", "DarkroomCore", "DarkroomTestSupport",
+                                                          .product(name: "Yams", package: "Yams")]),
         .testTarget(name: "DarkroomCLITests", dependencies: ["DarkroomCLI", "DarkroomIO", "DarkroomCore", "DarkroomBatch", "DarkroomTestSupport"]),
     ]
 )

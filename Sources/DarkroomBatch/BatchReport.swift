@@ -126,6 +126,8 @@ public struct BatchReport: Sendable, Codable, Equatable {
     /// hash covers, readable: `look`, `demosaic`, `highlights`, `wb`, … An audit needs no rerun.
     public var recipe: [String: RecipeValue] = [:]
     public var shard: String?
+    /// A merged report (`darkroom report merge`): the shards it was merged from, `K/N` each.
+    public var mergedShards: [String]?
     public var jobs: Int
     public var threadsPerImage: Int
     public var memoryBudgetMB: Double

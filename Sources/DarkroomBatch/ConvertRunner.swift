@@ -18,6 +18,8 @@ public struct ConvertConfiguration: Sendable {
     public var timeoutSeconds: Double = 600
     /// The `darkroom` executable run as worker process (`darkroom __convert-worker`).
     public var workerExecutable = "/proc/self/exe"
+    /// `--shard K/N`: convert only the inputs of shard K (`Shard`), as develop does.
+    public var shard: Shard?
     public init(inputs: [String], outputDirectory: String) { self.inputs = inputs; self.outputDirectory = outputDirectory }
 
     /// The manifest's recipe key: what changes the output bytes.
@@ -59,6 +61,10 @@ public struct ConvertReport: Sendable, Codable, Equatable {
     public var embedOriginal: Bool
     public var tileSize: Int
     public var jobs: Int
+    /// `K/N` when this run converted one shard.
+    public var shard: String?
+    /// A merged report (`darkroom report merge`): the shards it was merged from, `K/N` each.
+    public var mergedShards: [String]?
     public var totals = Totals()
     public var files: [ConvertFileReport] = []
     public var exitCode: Int32 { totals.failed > 0 ? 1 : 0 }
@@ -87,15 +93,18 @@ public final class ConvertRunner: @unchecked Sendable {
         do { directory = try AtomicWriter.Directory(path: config.outputDirectory) } catch {
             throw .io("\(config.outputDirectory): cannot use as output directory (\(error.description))")
         }
-        let inputs = try InputExpander.expand(config.inputs, recursive: config.recursive, excluding: config.outputDirectory)
-        guard !inputs.isEmpty else { throw .usage("no input files found in \(config.inputs.joined(separator: " "))") }
+        let expanded = try InputExpander.expand(config.inputs, recursive: config.recursive, excluding: config.outputDirectory)
+        guard !expanded.isEmpty else { throw .usage("no input files found in \(config.inputs.joined(separator: " "))") }
         TempSweeper.sweep(config.outputDirectory)
-        let manifest = try Manifest(directory: directory, shard: nil)
+        let manifest = try Manifest(directory: directory, shard: config.shard)
         let namer: OutputNamer
         do { namer = try OutputNamer(template: OutputNamer.defaultTemplate) } catch { throw error }
-        let names = namer.names(for: inputs, exif: { _ in nil }).map { $0 + ".dng" }
+        // Names are decided over the whole input list (before sharding), so every shard agrees.
+        let allNames = namer.names(for: expanded, exif: { _ in nil }).map { $0 + ".dng" }
+        let selected = expanded.indices.filter { config.shard?.contains(relativePath: expanded[$0].relativePath) ?? true }
+        let inputs = selected.map { expanded[$0] }, names = selected.map { allNames[$0] }
         if let report = config.reportPath,
-           names.contains(where: { directory.fullPath($0) == report }) || inputs.contains(where: { $0.path == report }) {
+           allNames.contains(where: { directory.fullPath($0) == report }) || expanded.contains(where: { $0.path == report }) {
             throw .usage("--report \(report) would replace an input or an output")
         }
 
@@ -122,7 +131,7 @@ public final class ConvertRunner: @unchecked Sendable {
         var report = ConvertReport(outputDirectory: config.outputDirectory, compression: config.options.compression.rawValue,
                                    preview: config.options.previewLongSide.map(String.init) ?? "none",
                                    verify: config.options.verify, embedOriginal: config.options.embedOriginal,
-                                   tileSize: config.options.tileSize, jobs: jobs)
+                                   tileSize: config.options.tileSize, jobs: jobs, shard: config.shard?.description)
         report.files = reports.compactMap { $0 }
         var t = ConvertReport.Totals()
         t.files = report.files.count

@@ -62,6 +62,9 @@ struct ConvertCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Per-file time limit in seconds (0: none); a file over it fails with category timeout.", valueName: "seconds"))
     var timeout: Double = 600
 
+    @Option(help: ArgumentHelp("Convert only shard K of N (1-based, by a hash of each input's path relative to its input root, as develop's --shard); auto takes K/N from a SLURM array task, auto/N takes K from JOB_COMPLETION_INDEX (Kubernetes) or PARALLEL_SEQ (GNU parallel).", valueName: "K/N"))
+    var shard: String?
+
     @Flag(name: .shortAndLong, help: "Print nothing but errors.")
     var quiet = false
 
@@ -77,6 +80,9 @@ struct ConvertCommand: ParsableCommand {
         guard timeout >= 0, timeout.isFinite, timeout <= 1e9 else { throw ValidationError("--timeout must be 0…1000000000 seconds (0: none)") }
         guard verify == "on" || verify == "off" else { throw ValidationError("--verify must be on or off, not \(verify)") }
         if let memory { guard MemoryGate.parseSize(memory) != nil else { throw ValidationError("--memory: cannot read size \(memory)") } }
+        if let shard {
+            do throws(BatchError) { _ = try Shard(parsing: shard) } catch { throw ValidationError(error.description) }
+        }
     }
 
     func run() throws {
@@ -85,6 +91,9 @@ struct ConvertCommand: ParsableCommand {
         config.jobs = jobs
         config.reportPath = report
         config.timeoutSeconds = timeout
+        config.shard = try shard.map { text throws in
+            do throws(BatchError) { return try Shard(parsing: text) } catch { throw ValidationError(error.description) }
+        }
         if let memory, let bytes = MemoryGate.parseSize(memory) { config.memoryBudget = bytes }
         config.options.compression = DNGConvertOptions.Compression(rawValue: compression) ?? .ljpeg
         config.options.previewLongSide = preview == "none" ? nil : Int(preview)

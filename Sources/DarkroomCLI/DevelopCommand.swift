@@ -33,7 +33,9 @@ struct DevelopCommand: ParsableCommand {
         abort now); the exit status is then 130.
 
         --shard K/N (1 ≤ K ≤ N) develops only the inputs whose hash of their path relative to \
-        their input root falls in shard K, so N machines share one archive without coordinating.
+        their input root falls in shard K, so N machines share one archive without coordinating; \
+        --shard auto takes K/N from a SLURM array task (auto/N: K from JOB_COMPLETION_INDEX or \
+        PARALLEL_SEQ), and `darkroom report merge` joins the shards' reports into one.
 
         Each file is developed in a supervised worker process: one that crashes, passes \
         --timeout or its memory limit fails that file only (category crashed, timeout, memory).

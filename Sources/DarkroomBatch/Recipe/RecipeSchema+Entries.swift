@@ -308,9 +308,9 @@ extension RecipeSchema {
               help: "Memory budget for all files in flight, e.g. 4G or 512M.", hashing: .resolved,
               parser: { raw in .int(Int(try byteSize(raw))) },
               applier: { v, r in r.memoryBudget = v.int.map(Int64.init) }, reader: { $0.memoryBudget.map { .int(Int($0)) } }),
-        Entry(key: "shard", scope: .run, effect: .run, flagKind: .text, valueName: "K/N", allowed: "1 ≤ K ≤ N",
+        Entry(key: "shard", scope: .run, effect: .run, flagKind: .text, valueName: "K/N", allowed: "1 ≤ K ≤ N, or auto / auto/N (from SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX or PARALLEL_SEQ)",
               defaultText: "none (every input)",
-              help: "Develop only shard K of N (1-based), chosen by a hash of each input's path relative to its input root.",
+              help: "Develop only shard K of N (1-based), chosen by a hash of each input's path relative to its input root; auto takes K/N from a SLURM array task, auto/N takes K from JOB_COMPLETION_INDEX (Kubernetes) or PARALLEL_SEQ (GNU parallel).",
               hashing: .resolved,
               parser: { raw in
                   let t = try scalar(raw)
