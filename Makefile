@@ -304,13 +304,14 @@ deb: deps swift models build-info
 	$(SWIFT) build -c release --product darkroom --static-swift-stdlib --scratch-path $(DEB_SCRATCH) $(DEB_BUILD_FLAGS)
 	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
 	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) INSTALL_BIN=$(CURDIR)/$(DEB_SCRATCH)/release/darkroom
-	@deps=$$(ldd $(DEB_ROOT)/usr/bin/darkroom | awk '/=> \//{print $$3}' | while read -r lib; do \
-	    dpkg -S "$$(readlink -f $$lib)" 2>/dev/null || dpkg -S "$$lib" 2>/dev/null; done | cut -d: -f1 | sort -u \
-	    | grep -v '^swiftlang' | while read -r p; do \
-	        v=$$(dpkg-query -W -f='$${Version}' $$p | sed 's/-[^-]*$$//'); echo "$$p (>= $$v)"; done | paste -sd, | sed 's/,/, /g'); \
-	missing=$$(ldd $(DEB_ROOT)/usr/bin/darkroom | awk '/=> \//{print $$3}' | while read -r lib; do \
-	    dpkg -S "$$(readlink -f $$lib)" >/dev/null 2>&1 || dpkg -S "$$lib" >/dev/null 2>&1 || echo $$lib; done); \
+	@bin=$(DEB_ROOT)/usr/bin/darkroom; \
+	libs=$$(for n in $$(readelf -d $$bin | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do \
+	    ldd $$bin | awk -v n=$$n '$$1 == n { print $$3 }'; done); \
+	missing=$$(for lib in $$libs; do dpkg -S "$$(readlink -f $$lib)" >/dev/null 2>&1 || dpkg -S "$$lib" >/dev/null 2>&1 || echo $$lib; done); \
 	if [ -n "$$missing" ]; then echo "make: libraries no Debian package owns (not packaged):" $$missing; exit 1; fi; \
+	deps=$$(for lib in $$libs; do dpkg -S "$$(readlink -f $$lib)" 2>/dev/null || dpkg -S "$$lib" 2>/dev/null; done \
+	    | cut -d: -f1 | sort -u | while read -r p; do \
+	        v=$$(dpkg-query -W -f='$${Version}' $$p | sed 's/-[^-]*$$//'); echo "$$p (>= $$v)"; done | paste -sd, | sed 's/,/, /g'); \
 	printf '%s\n' "Package: darkroom" "Version: $(DEB_VERSION)" "Architecture: $(DEB_ARCH)" \
 	    "Maintainer: Darkroom developers <darkroom@localhost>" "Section: graphics" "Priority: optional" \
 	    "Depends: $$deps, liblensfun-data-v1" "Installed-Size: $$(du -sk $(DEB_ROOT)/usr | cut -f1)" \
