@@ -252,7 +252,7 @@ test test-release test-fast: test-deps
 # build_info.h: the commit `darkroom --version` names (Sources/CShims/build_info.c; "unknown" without
 # git or outside a checkout). Rewritten only when the commit changes, so a rebuild relinks, no more.
 BUILD_INFO := Sources/CShims/build_info.h
-.PHONY: build-info install deb docs test-deps
+.PHONY: build-info install deb docs test-deps clean-deb
 build: build-info
 build-info:
 	@commit=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
@@ -290,11 +290,12 @@ install: $(if $(filter $(BIN),$(INSTALL_BIN)),build,models)
 	cp -r docs $(DESTDIR)$(PREFIX)/share/doc/darkroom/
 
 # make deb: out/darkroom_VERSION_ARCH.deb (dpkg-deb), installing to /usr. The binary is linked with the Swift
-# runtime and Foundation statically (--static-swift-stdlib: no toolchain on the target machine; only the
-# link step differs from `make build`'s). Its Depends are the Debian 12 runtime packages of the libraries it
-# links (dpkg -S on each `ldd` path, >= the version built against; lensfun's database too).
-# DEB_SCRATCH / DEB_BUILD_FLAGS: build in another scratch folder with other flags.
-DEB_SCRATCH ?= .build
+# runtime and Foundation statically (--static-swift-stdlib: no toolchain needed on the target machine)
+# in its own scratch folder, .build-deb (the static runtime changes every module's compile flags, so
+# sharing .build with `make build` would rebuild everything on each switch). Its Depends are the Debian 12
+# runtime packages of the libraries it links directly (readelf NEEDED → ldd path → dpkg -S, >= the version
+# built against), plus lensfun's database. DEB_SCRATCH / DEB_BUILD_FLAGS: another scratch folder and flags.
+DEB_SCRATCH ?= .build-deb
 DEB_BUILD_FLAGS ?=
 DEB_VERSION := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/DarkroomCore/DarkroomVersion.swift)
 DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
@@ -320,3 +321,7 @@ deb: deps swift models build-info
 	    " with a JSON report per batch, neural mattes, profile comparison and fitting." > $(DEB_ROOT)/DEBIAN/control
 	dpkg-deb --root-owner-group --build $(DEB_ROOT) $(DEB)
 	@cat $(DEB_ROOT)/DEBIAN/control
+
+clean: clean-deb
+clean-deb:
+	rm -rf .build-deb out/deb
