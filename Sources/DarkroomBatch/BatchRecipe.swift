@@ -93,6 +93,9 @@ public struct BatchRecipe: Sendable, Equatable {
             let key = r.export.computedMattes.isEmpty ? "matte" : "mattes"
             throw fail(key, "\(r.formats.map(\.rawValue).joined(separator: ", ")) outputs carry no matte planes (add --format heif or jpeg)")
         }
+        if r.export.stripMetadata && values["thumbnail-size"] != nil && r.develop.thumbnailSize > 0 {
+            throw fail("thumbnail-size", "--strip-metadata writes no thumbnail (give one of the two)")
+        }
         if let cfa = r.bayerCFA {
             guard let size = r.bayerSize else { throw fail("bayer", "needs --size WIDTHxHEIGHT") }
             let bits = r.bayerBits ?? 14

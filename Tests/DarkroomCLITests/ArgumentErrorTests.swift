@@ -154,6 +154,7 @@ struct ArgumentErrorTests {
         (["--format", "heif", "--nclx", "--color-space", "rec2020"], "--nclx"),
         (["--format", "tiff", "--mattes", "gamut"], "--mattes"),
         (["--format", "exr", "--matte", "skin=s.png"], "--matte"),
+        (["--strip-metadata", "--thumbnail-size", "512"], "--thumbnail-size"),
     ])
     func droppedValuesAreRefused(args: [String], flag: String) throws {
         let r = try CLIProcess.run(["recipe"] + args)
