@@ -3,13 +3,16 @@ SHELL := /bin/bash
 SWIFT ?= swift
 # DARKROOM_PORTABLE=1: build DarkroomCore for the x86-64 baseline instead of x86-64-v3 (see Package.swift).
 export DARKROOM_PORTABLE
-# C libraries (system-library targets, found with pkg-config) and the tools tests read outputs back with.
-APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev xxhash \
-                libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
-                libopenexr-dev openexr chromium \
+# What building and running need: the C libraries (system-library targets, found with pkg-config).
+RUN_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev \
+                libjpeg62-turbo-dev zlib1g-dev libjxl-dev libopenexr-dev \
                 liblensfun-dev liblensfun-data-v1 libglib2.0-dev \
-                libxnnpack-dev libpthreadpool-dev libssl-dev \
-                slurm-wlm munge parallel
+                libxnnpack-dev libpthreadpool-dev libssl-dev
+# What only the tests use, to read outputs back independently: xxhsum, heif-info/heif-convert, exiftool,
+# exrheader, Chromium (compare's HTML report screenshot), and a one-node SLURM cluster and GNU parallel
+# (ClusterTests). `make test` installs them (test-deps).
+TEST_PACKAGES := xxhash libheif-examples libimage-exiftool-perl openexr chromium slurm-wlm munge parallel
+APT_PACKAGES := $(RUN_PACKAGES) $(TEST_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom
 
@@ -29,7 +32,10 @@ define apt_install
 endef
 
 deps:
-	$(call apt_install,$(APT_PACKAGES))
+	$(call apt_install,$(RUN_PACKAGES))
+
+test-deps: deps
+	$(call apt_install,$(TEST_PACKAGES))
 
 swift:
 	@command -v $(SWIFT) >/dev/null || { echo "make: Swift 6.1+ toolchain not found (https://www.swift.org/install/linux/)"; exit 1; }
@@ -260,3 +266,84 @@ mediapipe-reference:
 	    && $(MP_VENV)/bin/pip install -q --no-deps --require-hashes --only-binary=:all: \
 	       -r Tests/Generators/mediapipe_requirements.txt && touch $(MP_VENV)/.complete; }
 	$(MP_VENV)/bin/python -W ignore Tests/Generators/mediapipe_reference.py ../shared/samples/kodak24 Tests/NeuralReference/mediapipe
+
+# ---- Installing, packaging and the generated references ------------------------------------------
+# The test targets also install the test-only tools (TEST_PACKAGES).
+test test-build test-fast: test-deps
+
+# build_info.h: the commit `darkroom --version` names (Sources/CShims/build_info.c; "unknown" without
+# git or outside a checkout). Rewritten only when the commit changes, so a rebuild relinks, no more.
+BUILD_INFO := Sources/CShims/build_info.h
+.PHONY: build-info install deb docs test-deps clean-deb
+build: build-info
+build-info:
+	@commit=$$(git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown); \
+	line="#define DARKROOM_COMMIT \"$$commit\""; \
+	if [ "$$(cat $(BUILD_INFO) 2>/dev/null)" != "$$line" ]; then \
+	    [ -f $(BUILD_INFO) ] || touch Sources/CShims/build_info.c; echo "$$line" > $(BUILD_INFO); fi
+
+# The generated references (docs/cli/*.md, docs/recipe-keys.md, man/*.1, completions/*) from the argument
+# parser and the recipe schema; GeneratedDocsTests fails when the committed ones are stale.
+docs: build
+	$(BIN) generate-docs .
+
+# make install PREFIX=/usr/local DESTDIR=: the binary in PREFIX/bin; its data (the MediaPipe models, the
+# ICC and camera profiles) in PREFIX/share/darkroom, where the binary looks beside itself
+# (../share/darkroom from its resolved path) from any working directory; man pages; bash, zsh and fish
+# completions. INSTALL_BIN=path installs another build of darkroom.
+PREFIX ?= /usr/local
+DESTDIR ?=
+INSTALL_BIN ?= $(BIN)
+install: $(if $(filter $(BIN),$(INSTALL_BIN)),build,models)
+	@test -x $(INSTALL_BIN) || { echo "make: $(INSTALL_BIN) not built"; exit 1; }
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/darkroom/models $(DESTDIR)$(PREFIX)/share/darkroom/profiles \
+	    $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/share/bash-completion/completions \
+	    $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d \
+	    $(DESTDIR)$(PREFIX)/share/doc/darkroom
+	install -m 755 -s $(INSTALL_BIN) $(DESTDIR)$(PREFIX)/bin/darkroom
+	install -m 644 $(MP_MODELS)/*.tflite $(DESTDIR)$(PREFIX)/share/darkroom/models/
+	install -m 644 Profiles/* $(DESTDIR)$(PREFIX)/share/darkroom/profiles/
+	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	install -m 644 completions/darkroom.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/darkroom
+	install -m 644 completions/_darkroom $(DESTDIR)$(PREFIX)/share/zsh/vendor-completions/_darkroom
+	install -m 644 completions/darkroom.fish $(DESTDIR)$(PREFIX)/share/fish/vendor_completions.d/darkroom.fish
+	install -m 644 README.md $(DESTDIR)$(PREFIX)/share/doc/darkroom/
+	install -m 644 Models/README.md $(DESTDIR)$(PREFIX)/share/doc/darkroom/MODELS.md
+	cp -r docs $(DESTDIR)$(PREFIX)/share/doc/darkroom/
+
+# make deb: out/darkroom_VERSION_ARCH.deb (dpkg-deb), installing to /usr. The binary is linked with the Swift
+# runtime and Foundation statically (--static-swift-stdlib: no toolchain needed on the target machine)
+# in its own scratch folder, .build-deb (the static runtime changes every module's compile flags, so
+# sharing .build with `make build` would rebuild everything on each switch). Its Depends are the Debian 12
+# runtime packages of the libraries it links directly (readelf NEEDED → ldd path → dpkg -S, >= the version
+# built against), plus lensfun's database. DEB_SCRATCH / DEB_BUILD_FLAGS: another scratch folder and flags.
+DEB_SCRATCH ?= .build-deb
+DEB_BUILD_FLAGS ?=
+DEB_VERSION := $(shell sed -n 's/.*static let string = "\(.*\)"/\1/p' Sources/DarkroomCore/DarkroomVersion.swift)
+DEB_ARCH := $(shell dpkg --print-architecture 2>/dev/null || echo amd64)
+DEB_ROOT := out/deb/darkroom
+DEB := out/darkroom_$(DEB_VERSION)_$(DEB_ARCH).deb
+deb: deps swift models build-info
+	$(SWIFT) build -c release --product darkroom --static-swift-stdlib --scratch-path $(DEB_SCRATCH) $(DEB_BUILD_FLAGS)
+	rm -rf $(DEB_ROOT) && mkdir -p $(DEB_ROOT)/DEBIAN
+	$(MAKE) --no-print-directory install PREFIX=/usr DESTDIR=$(CURDIR)/$(DEB_ROOT) INSTALL_BIN=$(CURDIR)/$(DEB_SCRATCH)/release/darkroom
+	@bin=$(DEB_ROOT)/usr/bin/darkroom; \
+	libs=$$(for n in $$(readelf -d $$bin | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do \
+	    ldd $$bin | awk -v n=$$n '$$1 == n { print $$3 }'; done); \
+	missing=$$(for lib in $$libs; do dpkg -S "$$(readlink -f $$lib)" >/dev/null 2>&1 || dpkg -S "$$lib" >/dev/null 2>&1 || echo $$lib; done); \
+	if [ -n "$$missing" ]; then echo "make: libraries no Debian package owns (not packaged):" $$missing; exit 1; fi; \
+	deps=$$(for lib in $$libs; do dpkg -S "$$(readlink -f $$lib)" 2>/dev/null || dpkg -S "$$lib" 2>/dev/null; done \
+	    | cut -d: -f1 | sort -u | while read -r p; do \
+	        v=$$(dpkg-query -W -f='$${Version}' $$p | sed 's/-[^-]*$$//'); echo "$$p (>= $$v)"; done | paste -sd, | sed 's/,/, /g'); \
+	printf '%s\n' "Package: darkroom" "Version: $(DEB_VERSION)" "Architecture: $(DEB_ARCH)" \
+	    "Maintainer: Darkroom developers <darkroom@localhost>" "Section: graphics" "Priority: optional" \
+	    "Depends: $$deps, liblensfun-data-v1" "Installed-Size: $$(du -sk $(DEB_ROOT)/usr | cut -f1)" \
+	    "Description: batch RAW/DNG development engine" \
+	    " Develops camera RAW and DNG files into colour-managed JPEG, HEIF, TIFF, DNG and OpenEXR," \
+	    " with a JSON report per batch, neural mattes, profile comparison and fitting." > $(DEB_ROOT)/DEBIAN/control
+	dpkg-deb --root-owner-group --build $(DEB_ROOT) $(DEB)
+	@cat $(DEB_ROOT)/DEBIAN/control
+
+clean: clean-deb
+clean-deb:
+	rm -rf .build-deb out/deb

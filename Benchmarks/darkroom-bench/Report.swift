@@ -62,7 +62,9 @@ func f1(_ v: Double) -> String { String(format: "%.1f", v) }
 extension BenchReport {
     var markdown: String {
         var out: [String] = []
-        out.append("Machine: \(machine); best/median of \(runs) runs; times in seconds; floor = LibRaw unpack + libjpeg-turbo q90 4:4:4 encode of the same pixels.")
+        // One line with the date and the machine: the tables are a measurement, not a maintained text.
+        let date = ISO8601DateFormatter().string(from: Date())
+        out.append("Measured on \(date) on \(machine); best/median of \(runs) runs; times in seconds; floor = LibRaw unpack + libjpeg-turbo q90 4:4:4 encode of the same pixels.")
         out.append("Load average at start: \(loadStart); at end: \(loadEnd). Under load, wall time includes waiting for a core; CPU time (user+sys) does not.")
         out.append("")
         for (file, floor) in floors.sorted(by: { $0.key < $1.key }) { out.append("- floor \(file): \(f3(floor)) s wall, \(f3(floorsCPU[file] ?? 0)) s CPU") }

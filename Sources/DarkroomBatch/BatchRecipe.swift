@@ -84,6 +84,18 @@ public struct BatchRecipe: Sendable, Equatable {
                            "\(other.rawValue) cannot be written from the float render of --format exr / --bit-depth 32 (float outputs: exr, and tiff with --bit-depth 32)")
             }
         }
+        // Every requested output is made or refused: no value that would be silently dropped.
+        if r.export.heifNCLX && r.formats.contains(.heif) && ![.srgb, .p3].contains(r.develop.colorSpace) {
+            throw fail("nclx", "an nclx box describes only srgb and p3, not \(r.develop.colorSpace.rawValue) (the ICC profile is always written; leave --nclx off)")
+        }
+        if !(r.export.computedMattes.isEmpty && r.export.suppliedMattes.isEmpty),
+           !r.formats.contains(.jpeg) && !r.formats.contains(.heif) {
+            let key = r.export.computedMattes.isEmpty ? "matte" : "mattes"
+            throw fail(key, "\(r.formats.map(\.rawValue).joined(separator: ", ")) outputs carry no matte planes (add --format heif or jpeg)")
+        }
+        if r.export.stripMetadata && values["thumbnail-size"] != nil && r.develop.thumbnailSize > 0 {
+            throw fail("thumbnail-size", "--strip-metadata writes no thumbnail (give one of the two)")
+        }
         if let cfa = r.bayerCFA {
             guard let size = r.bayerSize else { throw fail("bayer", "needs --size WIDTHxHEIGHT") }
             let bits = r.bayerBits ?? 14

@@ -147,4 +147,21 @@ struct ArgumentErrorTests {
         let edge = try CLIProcess.run(["explain", sample, "--wb-rect", "0,0,585,384"])
         #expect(edge.status == 1, "\(edge.stderr)")
     }
+
+    /// A value that would be silently dropped is refused: nclx for a space it cannot describe,
+    /// mattes when no requested format carries planes. Exit 2, one line naming the flag.
+    @Test(arguments: [
+        (["--format", "heif", "--nclx", "--color-space", "rec2020"], "--nclx"),
+        (["--format", "tiff", "--mattes", "gamut"], "--mattes"),
+        (["--format", "exr", "--matte", "skin=s.png"], "--matte"),
+        (["--strip-metadata", "--thumbnail-size", "512"], "--thumbnail-size"),
+    ])
+    func droppedValuesAreRefused(args: [String], flag: String) throws {
+        let r = try CLIProcess.run(["recipe"] + args)
+        #expect(r.status == 2 && r.errorLines.count == 1, "\(r.stderr)")
+        #expect(r.errorLines.first?.hasPrefix("darkroom: error: \(flag):") == true, "\(r.stderr)")
+        // The same values where they can be honoured resolve.
+        let fine = try CLIProcess.run(["recipe", "--format", "heif,tiff", "--nclx", "--color-space", "p3", "--mattes", "gamut"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
 }

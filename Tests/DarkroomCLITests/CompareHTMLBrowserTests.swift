@@ -39,9 +39,9 @@ struct CompareHTMLBrowserTests {
     @Test func screenshotShowsTheRankingTableAndThePlot() throws {
         guard let chromium = Self.chromium else {
             if ProcessInfo.processInfo.environment["CI"] != nil {
-                Issue.record("chromium is not installed in CI: `make test` installs it (APT_PACKAGES)")
+                Issue.record("chromium is not installed in CI: `make test` installs it (TEST_PACKAGES)")
             } else {
-                print("chromium not installed: skipping the browser screenshot test (make deps installs it)")
+                print("chromium not installed: skipping the browser screenshot test (make test-deps installs it)")
             }
             return
         }

@@ -87,4 +87,15 @@ import Testing
         #expect(r.status == 2)
         #expect(r.stderr.contains("--mattes") && r.stderr.contains("hair cannot be computed") && r.stderr.split(separator: "\n").count == 1)
     }
+
+    /// Every kind develop has no source for is refused (exit 2, one line naming the reason and
+    /// the alternative), never developed without its plane.
+    @Test(arguments: ["sky", "glasses", "portrait,glasses", "confidence", "constantcolourconfidence"])
+    func uncomputableKindIsAUsageError(_ kinds: String) throws {
+        let r = try TestSupport.run(["develop", "x.dng", "-o", "o", "--mattes", kinds])
+        let kind = kinds.split(separator: ",").last.map(String.init) ?? kinds
+        #expect(r.status == 2)
+        #expect(r.stderr.split(separator: "\n").count == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("--mattes") && r.stderr.contains("--matte \(kind)=FILE.png"), "\(r.stderr)")
+    }
 }

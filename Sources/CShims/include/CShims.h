@@ -18,6 +18,11 @@ const char *dr_lcms_last_error(void);
 /// state saved), which a default build of DarkroomCore's kernels needs; always 1 off x86-64.
 int dr_cpu_has_x86_64_v3(void);
 
+/// The git commit this binary was built from: `DARKROOM_COMMIT` in build_info.h, which `make`
+/// writes before building (Makefile, `build-info`); "unknown" when the file is absent (a plain
+/// `swift build`, a source tree without git).
+const char *dr_build_commit(void);
+
 /// `imgdata.color.cblack[index]` (Swift cannot import the 4104-element array); 0 when out of range.
 unsigned dr_libraw_cblack(const void *libraw_data, unsigned index);
 

@@ -192,8 +192,24 @@ extension RecipeSchema {
 
     static let formatAliases = ["jpg": "jpeg", "heic": "heif", "tif": "tiff"]
 
-    /// The kinds `--mattes` accepts: every kind but `hair`, which nothing here can compute honestly.
-    static let requestableMatteNames = MatteKind.allCases.filter { $0 != .hair }.map(\.rawValue)
+    /// The kinds `--mattes` accepts: those develop computes (the neural semantic planes and
+    /// MatteBuilder's own). Every other kind is refused with `unrequestableMatteReason`.
+    static let requestableMatteNames = MatteKind.allCases
+        .filter { MatteKind.semanticKinds.contains($0) || MatteBuilder.computableKinds.contains($0) }.map(\.rawValue)
+
+    /// Why `--mattes KIND` cannot be honoured, and what to do instead (one line).
+    static func unrequestableMatteReason(_ kind: MatteKind) -> String {
+        let k = kind.rawValue
+        switch kind {
+        case .hair, .sky, .glasses:
+            return "\(k) cannot be computed: no \(k)-segmentation model with a usable licence ships with MediaPipe 0.10.21, "
+                + "and a colour guess must not carry Apple's \(k) URN (supply one with --matte \(k)=FILE.png)"
+        case .constantColourConfidence:
+            return "\(k) is written by `darkroom constant-colour`, not by develop (supply one with --matte \(k)=FILE.png)"
+        default:
+            return "\(k) is not computed by develop (supply one with --matte \(k)=FILE.png)"
+        }
+    }
 
     static let output: [Entry] = [
         Entry(key: "format", scope: .output, effect: .naming, flagKind: .text, valueName: "formats",
@@ -240,9 +256,11 @@ extension RecipeSchema {
               help: "Mattes to compute and embed (comma-separated, or a YAML list); portrait, skin, teeth, lips by neural segmentation (`make models`).",
               hashing: .asGiven,
               parser: { raw in
-                  // Hair: no shipped model with a usable licence, and never a colour heuristic under Apple's URN.
-                  if try choices(raw, MatteKind.allCases.map(\.rawValue), allowEmpty: true).contains(MatteKind.hair.rawValue) {
-                      throw Reason("hair cannot be computed: no hair-segmentation model with a usable licence ships with MediaPipe 0.10.21, and a colour guess must not carry Apple's hair URN (supply one with --matte hair=FILE.png)")
+                  // A kind with no model (hair, sky, glasses) or no develop-time source is refused, never
+                  // silently dropped; never a colour heuristic under Apple's URN.
+                  for name in try choices(raw, MatteKind.allCases.map(\.rawValue), allowEmpty: true)
+                  where !requestableMatteNames.contains(name) {
+                      if let kind = MatteKind(rawValue: name) { throw Reason(unrequestableMatteReason(kind)) }
                   }
                   return .list(try choices(raw, requestableMatteNames, allowEmpty: true))
               },

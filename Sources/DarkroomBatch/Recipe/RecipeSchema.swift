@@ -198,8 +198,8 @@ public enum RecipeSchema {
 }
 
 extension RecipeSchema {
-    /// The schema as a Markdown table (README's Recipes section holds exactly this text; a test
-    /// checks it).
+    /// The schema as a Markdown table (docs/recipe-keys.md, written by `darkroom generate-docs`,
+    /// holds exactly this text; a test checks it).
     public static var markdownTable: String {
         var rows = ["| key | values | default | changes | in recipe files |", "|---|---|---|---|---|"]
         for e in entries {

@@ -1,4 +1,5 @@
 import DarkroomCore
+import DarkroomNeural
 import Foundation
 
 /// Why a camera profile could not be chosen. One line, naming the file.
@@ -35,8 +36,11 @@ public enum ProfileLibrary {
         public var profile: CameraProfile
     }
 
-    /// The default directories searched for `.dcp` files.
-    public static let defaultSearchDirectories = ["Profiles"]
+    /// The default directories searched for `.dcp` files: `Profiles` (relative to the working
+    /// directory, as in the source tree), then the installed `PREFIX/share/darkroom/profiles`
+    /// beside an installed executable (`ModelLocator.installedDataDirectory`).
+    public static let defaultSearchDirectories: [String] =
+        ["Profiles"] + (ModelLocator.installedDataDirectory.map { [($0 as NSString).appendingPathComponent("profiles")] } ?? [])
 
     /// Reads a `.dcp` file; the profile's name is its ProfileName, else the file name without extension.
     public static func readDCP(path: String) throws(ProfileLibraryError) -> (profile: CameraProfile, uniqueCameraModel: String?) {
