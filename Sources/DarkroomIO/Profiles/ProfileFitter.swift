@@ -85,7 +85,8 @@ public enum ProfileFitter {
             throw .usage(flag: "--illuminant", reason: "give one for all files or one per file (\(o.files.count)), got \(o.illuminants.count)")
         }
         let reference: ChartReference
-        do { reference = try ChartReference.load(o.reference) } catch { throw .measure(error) }
+        // An unusable --reference is a usage error (exit 2), found before any chart is read.
+        do { reference = try ChartReference.load(o.reference) } catch { throw .measure(.option(error.description)) }
         struct Group { var key: String; var white: Chromaticity; var illuminant: String; var files: [String]; var patches: [ProfileMatrixFit.Observation]; var ids: [String] }
         var groups: [Group] = []
         var model: String?
