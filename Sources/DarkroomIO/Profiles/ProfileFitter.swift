@@ -205,6 +205,11 @@ public enum ProfileFitter {
     /// matrices survived, and returns the report.
     public static func run(_ o: ProfileFitOptions) throws(Failure) -> ProfileFitReport {
         let (json, text) = o.reportPaths
+        // Never over an input (chart files, the reference), whatever --overwrite says.
+        let inputs = Set((o.files + [o.reference]).compactMap(AtomicWriter.FileIdentity.of(path:)))
+        if let clash = [o.outputPath, json, text].first(where: { AtomicWriter.FileIdentity.of(path: $0).map(inputs.contains) == true }) {
+            throw .write(path: clash, reason: "it is an input of this run; never replaced")
+        }
         if !o.overwrite, let existing = [o.outputPath, json, text].first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw .write(path: existing, reason: "exists (use --overwrite to replace it)")
         }
