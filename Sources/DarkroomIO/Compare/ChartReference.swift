@@ -51,7 +51,7 @@ public struct ChartReference: Sendable {
         return try fromCGATS(file, path: spec)
     }
 
-    static func fromCGATS(_ file: CGATSFile, path: String) throws(CompareError) -> ChartReference {
+    public static func fromCGATS(_ file: CGATSFile, path: String) throws(CompareError) -> ChartReference {
         guard file.rows.count >= 24 else { throw .reference(path: path, reason: "\(file.rows.count) patches, a ColorChecker 24 needs 24") }
         // Row for each chart patch: by id when all 24 ids are there, else the first 24 rows.
         var order = Array(0..<24)
