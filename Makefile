@@ -104,7 +104,7 @@ mutate: build
 # Swift runtime check on; linked with lld (gold fails on libFuzzer's runtime). A crash leaves its
 # input in out/fuzz/NAME/crash-*: copy it to Tests/Fuzz/Regressions/NAME/ and FuzzRegressionTests
 # replays it in every `make test`.
-FUZZ_TARGETS := FuzzDNGMetadata FuzzOpcodeList FuzzLosslessJPEG FuzzContainers FuzzDecode
+FUZZ_TARGETS := FuzzDNGMetadata FuzzOpcodeList FuzzLosslessJPEG FuzzContainers FuzzDecode FuzzColourFiles
 FUZZ_SECONDS ?= 120
 fuzz: deps swift
 	@for t in $(FUZZ_TARGETS); do \

@@ -119,7 +119,7 @@ let package = Package(
 if ProcessInfo.processInfo.environment["DARKROOM_FUZZ"] == "1" {
     package.targets.append(.target(name: "CFuzzDriver", path: "Tests/Fuzz/CFuzzDriver"))
     package.targets.append(.target(name: "FuzzDriver", dependencies: ["CFuzzDriver"], path: "Tests/Fuzz/Driver"))
-    for name in ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode"] {
+    for name in ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode", "FuzzColourFiles"] {
         package.targets.append(.executableTarget(
             name: name, dependencies: ["DarkroomFuzzBodies", "FuzzDriver"], path: "Tests/Fuzz/\(name)"))
     }

@@ -89,6 +89,7 @@ public final class BatchRunner: @unchecked Sendable {
         start = Date()
         signal(SIGPIPE, SIG_IGN)
         let resolved = try c.recipe.resolved()
+        let optionDigest = try Self.optionFileDigest(resolved.recipe, resolved.export)
         let namer = try OutputNamer(template: c.recipe.name ?? OutputNamer.defaultTemplate)
         guard c.jobs >= 1 else { throw .usage("--jobs must be ≥ 1") }
         guard c.timeoutSeconds >= 0, c.timeoutSeconds.isFinite else { throw .usage("--timeout must be ≥ 0 seconds") }
@@ -116,7 +117,9 @@ public final class BatchRunner: @unchecked Sendable {
         }
         TempSweeper.sweep(c.outputDirectory)
         let manifest = try Manifest(directory: dir, shard: c.shard)
-        let recipeHash = c.recipe.hash(decode: c.decode)
+        // The option files' bytes decide the output as much as the recipe's values do.
+        let recipeHash = optionDigest.map { SHA256.hex(Array((c.recipe.hash(decode: c.decode) + "|files=" + $0).utf8)) }
+            ?? c.recipe.hash(decode: c.decode)
         let workers = max(1, min(slots.count, jobs.count))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         var recipe = resolved.recipe
@@ -179,6 +182,26 @@ public final class BatchRunner: @unchecked Sendable {
         t.interrupted = Interrupt.shared.requested
         report.totals = t
         return report
+    }
+
+    /// Checks every option file once, before any input is read (`--profile` read and its numbers
+    /// checked, `--matte` files by kind, size and signature: `OptionFile`), so a bad one is one
+    /// usage error instead of a failure per input; returns the SHA-256 of their contents (nil
+    /// when there are none): the recipe hash covers the bytes that decide the output, not paths.
+    static func optionFileDigest(_ recipe: DevelopRecipe, _ export: ExportOptions) throws(BatchError) -> String? {
+        var parts: [String] = []
+        if let p = recipe.profilePath {
+            do { _ = try ProfileLibrary.readDCP(path: p) } catch { throw .usage("--profile: \(error.description)") }
+            do { parts.append("profile=" + SHA256.hex(try OptionFile.read(p, kind: .cameraProfile))) } catch {
+                throw .usage("--profile: \(error.description)")
+            }
+        }
+        for m in export.suppliedMattes {
+            do { parts.append("matte.\(m.kind.rawValue)=" + SHA256.hex(try OptionFile.read(m.path, kind: .matte))) } catch {
+                throw .usage("--matte \(m.kind.rawValue): \(error.description)")
+            }
+        }
+        return parts.isEmpty ? nil : SHA256.hex(Array(parts.joined(separator: "|").utf8))
     }
 
     /// Refuses a report path that would replace the manifest, its lock or an input (usage error);
@@ -367,25 +390,25 @@ public final class BatchRunner: @unchecked Sendable {
         var todo: [(format: OutputFormat, rel: String, abs: String, replace: Bool)] = []
         for o in outs {
             // Never through a symlink below OUTDIR, never onto an input, the manifest or the report.
-            var refusal: String?
-            do throws(AtomicWriter.Failure) { try dir.checkParents(of: o.rel) } catch { refusal = error.description }
-            let found = dir.status(o.rel)
-            if refusal == nil, let found, ctx.inputIdentities.contains(.init(device: UInt64(found.st_dev), inode: UInt64(found.st_ino))) {
-                refusal = "\(o.abs): refused as output (it is an input of this run)"
-            }
-            if refusal == nil, ctx.reservedNames.contains(o.rel) {
-                refusal = "\(o.abs): refused as output (reserved for the manifest or the report)"
-            }
-            if let refusal {
+            if let refusal = dir.outputRefusal(o.rel, inputs: ctx.inputIdentities, reserved: ctx.reservedNames) {
                 rep.error = refusal; rep.category = .outputRefused; rep.outputs = []
                 return rep
             }
-            let exists = found != nil
+            let exists = dir.exists(o.rel)
             if c.overwrite { todo.append((o.format, o.rel, o.abs, exists)); continue }
             if let r = ctx.manifest.output(o.rel), r.recipe == ctx.recipeHash,
                same(size: r.inputSize, modified: r.inputModified, sha: r.inputHash, path: r.input) {
-                if exists && (r.state == .done || (!r.replacing && OutputCheck.looksComplete(dir, o.rel, format: r.format))) { continue }
+                // Done means done only while the output is still the file that was written.
+                if exists && (r.state == .done || (!r.replacing && OutputCheck.looksComplete(dir, o.rel, format: r.format))),
+                   r.outputMatches(dir, o.rel) { continue }
+                if exists && r.state == .done { todo.append((o.format, o.rel, o.abs, true)); continue }
                 if r.state == .pending && exists { todo.append((o.format, o.rel, o.abs, true)); continue }
+            } else if exists, let r = ctx.manifest.output(o.rel), r.state == .done, r.outputHash != nil, r.outputMatches(dir, o.rel),
+                      same(size: r.inputSize, modified: r.inputModified, sha: r.inputHash, path: r.input) {
+                // Ours, from this input, untouched since (recorded size and content hash), under an
+                // earlier recipe or other option-file contents (an edited DCP): stale, so redone in
+                // place. Replacing it loses nothing that was not made by this run's own command.
+                todo.append((o.format, o.rel, o.abs, true)); continue
             }
             if exists {
                 rep.error = "\(o.abs): output exists and was not made from this input and recipe (use --overwrite to replace it)"
@@ -440,6 +463,9 @@ public final class BatchRunner: @unchecked Sendable {
                 d[o.rel] = ManifestRecord(input: input.path, format: o.format.rawValue, recipe: ctx.recipeHash,
                                           inputSize: full.size, inputModified: full.modified, inputHash: full.contentHash ?? "",
                                           state: state, replacing: replacing(k), time: Date().timeIntervalSince1970)
+                if state == .done, let digest = OutputDigest.of(dir, o.rel) {
+                    d[o.rel]?.outputSize = digest.size; d[o.rel]?.outputHash = digest.hash
+                }
             }
             return d
         }

@@ -108,6 +108,9 @@ public final class ConvertRunner: @unchecked Sendable {
             throw .usage("--report \(report) would replace an input or an output")
         }
 
+        var identities = Set<AtomicWriter.FileIdentity>()
+        for i in inputs { if case .regular(_, let id) = InputFingerprint.examine(i.path) { identities.insert(id) } }
+        let inputIdentities = identities
         let gate = MemoryGate(budget: config.memoryBudget)
         let box = SlotBox([ConvertFileReport?](repeating: nil, count: inputs.count))
         let next = Counter()
@@ -122,7 +125,7 @@ public final class ConvertRunner: @unchecked Sendable {
             defer { slot.finish() }
             while let i = next.take(below: inputs.count) {
                 let r = self.convertOne(inputs[i], name: names[i], directory: directory, manifest: manifest, gate: gate,
-                                        options: opts, slot: slot, share: share)
+                                        options: opts, slot: slot, share: share, inputIdentities: inputIdentities)
                 box.set(i, r)
                 self.lock.lock(); progress(r); self.lock.unlock()
             }
@@ -164,25 +167,33 @@ public final class ConvertRunner: @unchecked Sendable {
     }
 
     private func convertOne(_ input: BatchInput, name: String, directory: AtomicWriter.Directory, manifest: Manifest,
-                            gate: MemoryGate, options: DNGConvertOptions, slot: ConvertSlot, share: Int64) -> ConvertFileReport {
+                            gate: MemoryGate, options: DNGConvertOptions, slot: ConvertSlot, share: Int64,
+                            inputIdentities: Set<AtomicWriter.FileIdentity>) -> ConvertFileReport {
         let output = directory.fullPath(name)
         var rep = ConvertFileReport(status: "failed", input: input.path, output: output)
         guard let fp = InputFingerprint.stat(input.path) else {
             rep.error = "\(input.path): no such file"; rep.category = "not-found"; return rep
         }
-        // Resume: the output exists, was recorded done with these options for this input.
+        // Never onto an input of this run (develop's check: device and inode), whatever --overwrite says.
+        if let refusal = directory.outputRefusal(name, inputs: inputIdentities) {
+            rep.error = refusal; rep.category = "output-refused"; return rep
+        }
+        // Resume: the output exists, was recorded done with these options for this input, and is
+        // still the file that was written (size and content hash).
+        var options = options
         if let record = manifest.output(name), record.state == .done, record.recipe == config.recipeKey,
            record.inputSize == fp.size, record.inputModified == fp.modified, directory.exists(name) {
-            rep.status = "up-to-date"
-            return rep
+            if record.outputMatches(directory, name) {
+                rep.status = "up-to-date"
+                return rep
+            }
+            // Ours, but replaced or damaged since: redone in place.
+            options.overwrite = true
         }
         if case .notRegular(let what) = InputFingerprint.examine(input.path) {
             rep.error = "\(input.path): \(what), not a regular file; not opened"; rep.category = "not-regular"
             if !input.explicit { rep.status = "skipped" }
             return rep
-        }
-        do { try directory.checkParents(of: name) } catch {
-            rep.error = error.description; rep.category = "write"; return rep
         }
         let job = ConvertWorkerJob(input: input.path, output: output, options: options)
         // The worker estimates the file's working set from its header (no unpacking); it starts
@@ -219,6 +230,7 @@ public final class ConvertRunner: @unchecked Sendable {
                 var done = record
                 done.state = .done
                 done.inputHash = SHA256.hexOfFile(input.path) ?? ""
+                if let digest = OutputDigest.of(directory, name) { done.outputSize = digest.size; done.outputHash = digest.hash }
                 try? manifest.set(outputs: [name: done], clearingFailureOf: name)
                 rep.status = "converted"
                 rep.result = result

@@ -75,11 +75,36 @@ public struct ManifestRecord: Sendable, Equatable, Codable {
     public var replacing: Bool
     /// Seconds since 1970 (the newest record of an output wins when manifests are merged).
     public var time: Double
+    /// The output's size and content hash (`ContentHash`) when it was recorded done; an output
+    /// that no longer has them (replaced or damaged since) is not up to date. Absent in records
+    /// of earlier versions (their outputs are trusted as before).
+    public var outputSize: Int64? = nil
+    public var outputHash: String? = nil
+
+    /// Whether the output at `rel` below `directory` still is what this record describes: the
+    /// recorded size and content hash (true for a record without them).
+    public func outputMatches(_ directory: AtomicWriter.Directory, _ rel: String) -> Bool {
+        guard let outputSize, let outputHash else { return true }
+        guard let digest = OutputDigest.of(directory, rel) else { return false }
+        return digest.size == outputSize && digest.hash == outputHash
+    }
 
     public init(input: String, format: String, recipe: String, inputSize: Int64, inputModified: Double, inputHash: String,
                 state: State, replacing: Bool, time: Double) {
         self.input = input; self.format = format; self.recipe = recipe; self.inputSize = inputSize
         self.inputModified = inputModified; self.inputHash = inputHash; self.state = state; self.replacing = replacing; self.time = time
+    }
+}
+
+/// Size and content hash of an output file, read below its output directory (no symlink followed,
+/// only a regular file).
+public enum OutputDigest {
+    public static func of(_ directory: AtomicWriter.Directory, _ rel: String) -> (size: Int64, hash: String)? {
+        guard let fd = directory.openRegular(rel) else { return nil }
+        defer { close(fd) }
+        var s = PosixStat()
+        guard fstat(fd, &s) == 0, let hash = ContentHash.hexOfFile("/proc/self/fd/\(fd)") else { return nil }
+        return (Int64(s.st_size), hash)
     }
 }
 

@@ -82,19 +82,27 @@ struct CompareCommand: ParsableCommand {
 
     func run() throws {
         let o = try options()
+        var partial = false
         do throws(CompareError) {
-            let reference = try ChartReference.load(o.reference)
+            // An unusable --reference is a usage error, found before any input is read.
+            let reference: ChartReference
+            do throws(CompareError) { reference = try ChartReference.load(o.reference) } catch { throw .option(error.description) }
             let report = try CompareRunner.run(o, reference: reference)
             let files = try CompareOutput.files(report)
-            try CompareOutput.write(files, directory: o.outputDirectory, overwrite: o.overwrite)
+            try CompareOutput.write(files, directory: o.outputDirectory, overwrite: o.overwrite,
+                                    inputs: o.files + o.profiles + [o.reference])
+            for f in report.failures ?? [] { Console.err("darkroom: error: \(f)") }
             for r in report.ranking {
                 let stats = String(format: "mean ΔE2000 %.3f  median %.3f  p90 %.3f  max %.3f", r.mean, r.median, r.p90, r.max)
                 Console.out("\(r.illuminant)  \(r.rank). \(r.profile)  \(stats)")
             }
             Console.out("\(o.outputDirectory)/report.json")
+            partial = report.failures != nil
         } catch {
             Console.err("darkroom: error: \(error.description)")
             throw ExitCode(error.exitCode)
         }
+        // Some file or profile was left out (its line is above; the report holds the rest).
+        if partial { throw ExitCode(1) }
     }
 }

@@ -234,6 +234,7 @@ struct ConstantColourCommand: ParsableCommand {
 
     func run() throws {
         let o = try options()
+        try Self.checkFlashFile(o.flashProfile)
         if let pairs {
             try runPairs(pairs, options: o)
             return
@@ -262,6 +263,23 @@ struct ConstantColourCommand: ParsableCommand {
               confidence         \(String(format: "%.3f", report.centreWeightedConfidence)) centre-weighted (min \(report.minConfidence))
               wrote              \((report.outputs + report.fallbackOutputs).joined(separator: ", "))\(report.fallbackOutputs.isEmpty ? "" : " (fallback)")
             """)
+    }
+
+    /// `--flash-profile` / `--flash-spectrum` read and checked once, before any pair: a bad one
+    /// is a usage error (one line, exit 2), not a failure per pair.
+    static func checkFlashFile(_ profile: ConstantColourOptions.FlashProfile) throws {
+        let problem: String?
+        switch profile {
+        case .dcp(let path):
+            do { _ = try ProfileLibrary.readDCP(path: path); problem = nil } catch { problem = "--flash-profile: \(error.description)" }
+        case .spectrum(let path):
+            do { _ = try FlashSpectrum.white(path: path); problem = nil } catch { problem = "--flash-spectrum: \(error.description)" }
+        default: problem = nil
+        }
+        if let problem {
+            Console.err("darkroom: error: \(problem)")
+            throw ExitCode(2)
+        }
     }
 
     /// `--pairs`: every pair in turn, one error line per failed pair, exit 1 if any failed.

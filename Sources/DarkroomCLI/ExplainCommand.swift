@@ -23,6 +23,12 @@ struct ExplainCommand: ParsableCommand {
 
     func run() throws {
         let r = try resolved()
+        // --profile is read and checked before the input: a bad one is a usage error (exit 2).
+        if let p = r.develop.profilePath {
+            do throws(ProfileLibraryError) { _ = try ProfileLibrary.readDCP(path: p) } catch {
+                Console.err("darkroom: error: --profile: \(error.description)"); throw ExitCode(2)
+            }
+        }
         let raw: RawImage
         do throws(DecodeError) { raw = try RawDecoder.decode(path: file, options: r.decode) } catch {
             Console.err("darkroom: error: \(error.description)"); throw ExitCode(1)

@@ -10,8 +10,9 @@ struct ExtractCommand: ParsableCommand {
         discussion: """
         The file takes its OriginalRawFileName (its last path component). OriginalRawFileDigest, \
         when present, is checked before anything is written; the output appears atomically and \
-        an existing file is never replaced without --overwrite. Exit status: 0 all extracted, \
-        1 some failed, 2 usage error.
+        an existing file is never replaced without --overwrite. Even with --overwrite, an input \
+        DNG is never replaced, and when two DNGs embed the same name the later one fails. \
+        Exit status: 0 all extracted, 1 some failed, 2 usage error.
         """)
 
     @Argument(help: "DNG files with an embedded original.")
@@ -32,9 +33,14 @@ struct ExtractCommand: ParsableCommand {
             throw CLIError("\(outputDirectory): cannot create output directory (\((error as NSError).localizedDescription))")
         }
         var failed = false
+        // No output replaces an input, and no two outputs of this run share a name (the later fails).
+        let inputs = Set(files.compactMap(AtomicWriter.FileIdentity.of(path:)))
+        var written: [AtomicWriter.FileIdentity: String] = [:]
         for f in files {
             do {
-                let r = try OriginalRawExtractor.extract(dng: f, to: outputDirectory, overwrite: overwrite)
+                let r = try OriginalRawExtractor.extract(dng: f, to: outputDirectory, overwrite: overwrite,
+                                                         inputs: inputs, written: written)
+                if let id = AtomicWriter.FileIdentity.of(path: r.path) { written[id] = f }
                 Console.out("\(f) → \(r.path) (\(r.bytes) bytes, SHA-256 \(r.sha256))")
             } catch {
                 failed = true

@@ -284,7 +284,7 @@ struct CompareTests {
         #expect(abs(stages[0].patches[20].deltaE2000 - stages[1].patches[20].deltaE2000) < 0.05)
     }
 
-    /// Bad input: one line naming the flag or file, exit 2 for usage and 1 for files, nothing written.
+    /// Bad input: one line naming the flag or file, exit 2 for usage (an unusable option file included) and 1 for files, nothing written.
     @Test func errorsAreOneLineWithTheRightStatus() throws {
         guard CLIProcess.binary != nil else { return }
         let dir = TestSupport.tempDirectory()
@@ -300,8 +300,8 @@ struct CompareTests {
             ([dng, "--chart", c], 2, "-o REPORTDIR"),
             ([dir + "/missing.dng", "--chart", c, "-o", dir + "/o"], 1, dir + "/missing.dng"),
             ([dng, "--chart", "0,0,5000,0,5000,5000,0,5000", "-o", dir + "/o"], 1, "outside the image"),
-            ([dng, "--chart", c, "--reference", dir + "/nope.cie", "-o", dir + "/o"], 1, dir + "/nope.cie"),
-            ([dng, "--chart", c, "--profile", dng + ".dcp", "-o", dir + "/o"], 1, dng + ".dcp"),
+            ([dng, "--chart", c, "--reference", dir + "/nope.cie", "-o", dir + "/o"], 2, dir + "/nope.cie"),
+            ([dng, "--chart", c, "--profile", dng + ".dcp", "-o", dir + "/o"], 2, dng + ".dcp"),
         ]
         for (args, status, mention) in cases {
             let r = try CLIProcess.run(["compare"] + args)

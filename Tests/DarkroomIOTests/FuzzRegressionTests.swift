@@ -12,7 +12,7 @@ struct FuzzRegressionTests {
 
     static let bodies: [String: @Sendable (UnsafePointer<UInt8>, Int) -> Int32] = [
         "FuzzDNGMetadata": fuzzDNGMetadata, "FuzzOpcodeList": fuzzOpcodeList, "FuzzLosslessJPEG": fuzzLosslessJPEG,
-        "FuzzContainers": fuzzContainers, "FuzzDecode": fuzzDecode,
+        "FuzzContainers": fuzzContainers, "FuzzDecode": fuzzDecode, "FuzzColourFiles": fuzzColourFiles,
     ]
 
     @Test func savedCrashersNoLongerCrash() throws {

@@ -98,7 +98,7 @@ def write(d, name, b):
 
 
 def main(outdir):
-    targets = ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode"]
+    targets = ["FuzzDNGMetadata", "FuzzOpcodeList", "FuzzLosslessJPEG", "FuzzContainers", "FuzzDecode", "FuzzColourFiles"]
     for t in targets:
         seeds = os.path.join(outdir, t, "seeds")
         os.makedirs(seeds, exist_ok=True)
@@ -109,7 +109,12 @@ def main(outdir):
     hostile = os.path.join(outdir, "hostile-corpus")
     subprocess.run([sys.executable, os.path.join(ROOT, "Tests", "Hostile", "hostile.py"), "corpus", hostile], check=True,
                    stdout=subprocess.DEVNULL)
-    dngs += [os.path.join(hostile, f) for f in sorted(os.listdir(hostile))]
+    dngs += [os.path.join(hostile, f) for f in sorted(os.listdir(hostile)) if os.path.isfile(os.path.join(hostile, f))]
+    # The crafted option files of the hostile corpus: DCPs and CGATS references (valid and damaged).
+    options = os.path.join(hostile, "options")
+    for f in sorted(os.listdir(options)) if os.path.isdir(options) else []:
+        if f.startswith("dcp-") or f.startswith("cgats-"):
+            write(os.path.join(outdir, "FuzzColourFiles", "seeds"), f, open(os.path.join(options, f), "rb").read())
     shared_dng = os.path.join(SHARED, "dng")
     if os.path.isdir(shared_dng):
         dngs += [os.path.join(shared_dng, f) for f in sorted(os.listdir(shared_dng))

@@ -6,12 +6,20 @@ with a one-line error naming the file.
 
   hostile.py corpus OUTDIR                 write the regression corpus (from Samples/ and, when
                                            present, ../shared/samples)
-  hostile.py run DARKROOM DIR [--jobs N]   run develop / info --json / explain / thumbnail / convert on
-                                           every file in DIR
-  hostile.py mutate DARKROOM N [--seed S] [--jobs N] [--keep DIR]
-                                           N fresh mutants of the samples, run like `run`
+  hostile.py run DARKROOM DIR [--jobs N]   run develop / info --json / explain / thumbnail / convert /
+                                           verify / extract / compare on every file in DIR, then every
+                                           option that takes a file (--profile, --matte, --recipe,
+                                           --reference, --flash-profile, --flash-spectrum, --pairs) with
+                                           the crafted files in DIR/options and the generic hostile kinds
+                                           (empty, a 2 GiB sparse file, a FIFO, a directory, /dev/zero)
+  hostile.py mutate DARKROOM N [--seed S] [--jobs N] [--keep DIR] [--options DIR]
+                                           N fresh mutants of the samples, run like `run`, and N / 10
+                                           mutants of the crafted option files (or of DIR's) through
+                                           every option of their kind
 
-Prints one line per problem and closes with 'N passed, N failed'. Exit status 1 on any failure.
+Prints one line per problem, the runs per command, and closes with 'N passed, N failed'. Exit
+status 1 on any failure. An option file of a generic hostile kind must be refused as a usage error
+(exit 2); the 2 GiB sparse file within 1 s and 100 MB.
 No third-party Python packages: the standard library only.
 """
 import os, random, shutil, signal, struct, sys, tempfile, time
@@ -216,6 +224,88 @@ def corpus(outdir):
     put("tiff-magic-only.dng", b"II*\0\x08\0\0\0")
     put("ifd-loop.dng", b"II*\0\x08\0\0\0" + struct.pack("<H", 0) + struct.pack("<I", 8))
     # Shared corrupt files (read in place: never copied into the repository).
+    written += option_corpus(os.path.join(outdir, "options"))
+    return written
+
+
+def build_dcp(entries):
+    """A little-endian DNG camera profile ("IIRC") with one IFD of [(tag, type, count, raw bytes)]."""
+    out = bytearray(b"IIRC" + struct.pack("<I", 8))
+    n = len(entries)
+    ext = 8 + 2 + 12 * n + 4
+    ifd = bytearray(struct.pack("<H", n))
+    data = bytearray()
+    for tag, typ, cnt, raw in sorted(entries, key=lambda e: e[0]):
+        if len(raw) <= 4:
+            ifd += struct.pack("<HHI", tag, typ, cnt) + raw.ljust(4, b"\0")
+        else:
+            ifd += struct.pack("<HHII", tag, typ, cnt, ext + len(data))
+            data += raw + (b"\0" if len(raw) & 1 else b"")
+    ifd += struct.pack("<I", 0)
+    return bytes(out + ifd + data)
+
+
+def dcp_entries(matrix=(0.7, -0.1, -0.05, -0.4, 1.2, 0.2, -0.05, 0.1, 0.6), table=None):
+    def srational(v):
+        return struct.pack("<ii", int(round(v * 10000)) if abs(v) < 2e5 else (0x7FFFFFFF if v > 0 else -0x7FFFFFFF),
+                           10000 if abs(v) < 2e5 else 1)
+    e = [(50708, 2, 8, b"Hostile\0"), (50778, 3, 1, struct.pack("<H", 21)), (50936, 2, 5, b"test\0"),
+         (50721, 10, 9, b"".join(srational(v) for v in matrix))]
+    if table is not None:
+        dims, values = table
+        e.append((50937, 4, 3, struct.pack("<3I", *dims)))
+        e.append((50938, 11, len(values), struct.pack("<%df" % len(values), *values)))
+    return e
+
+
+def option_corpus(outdir):
+    """Crafted files for every option that takes one, named KIND-what.EXT (KIND: dcp, png, cgats,
+    spectrum, pairs, recipe): the kinds of damage the issue-41 campaign found."""
+    os.makedirs(outdir, exist_ok=True)
+    written = []
+
+    def put(name, b):
+        p = os.path.join(outdir, name)
+        with open(p, "wb") as f:
+            f.write(b if isinstance(b, (bytes, bytearray)) else b.encode())
+        written.append(p)
+
+    good = build_dcp(dcp_entries())
+    put("dcp-valid.dcp", good)
+    put("dcp-matrix-2e9.dcp", build_dcp(dcp_entries(matrix=(3e9, -0.1, -0.05, -0.4, 1.2, 0.2, -0.05, 0.1, 0.6))))
+    put("dcp-matrix-zero.dcp", build_dcp(dcp_entries(matrix=(0,) * 9)))
+    put("dcp-table-3e38.dcp", build_dcp(dcp_entries(table=((2, 2, 1), [0.0, 1.0, 3e38] * 4))))
+    put("dcp-table-nan.dcp", build_dcp(dcp_entries(table=((2, 2, 1), [float("nan"), 1.0, 1.0] * 4))))
+    put("dcp-table-dims-huge.dcp", build_dcp(dcp_entries(table=((1024, 1024, 1024), [1.0] * 3))))
+    for cut in (4, 12, len(good) // 2, len(good) - 1):
+        put("dcp-truncated-%d.dcp" % cut, good[:cut])
+    put("dcp-tiff-magic.dcp", b"II*\0" + good[4:])
+    sig = b"\x89PNG\r\n\x1a\n"
+    ihdr = struct.pack(">IIBBBBB", 0x7FFFFFFF, 0x7FFFFFFF, 8, 0, 0, 0, 0)
+    import zlib
+    chunk = lambda t, d: struct.pack(">I", len(d)) + t + d + struct.pack(">I", zlib.crc32(t + d) & 0xFFFFFFFF)
+    put("png-huge-ihdr.png", sig + chunk(b"IHDR", ihdr) + chunk(b"IEND", b""))
+    small = struct.pack(">IIBBBBB", 4, 4, 8, 0, 0, 0, 0)
+    put("png-no-idat.png", sig + chunk(b"IHDR", small) + chunk(b"IEND", b""))
+    put("png-bad-idat.png", sig + chunk(b"IHDR", small) + chunk(b"IDAT", b"\x78\x9c\xff\xff") + chunk(b"IEND", b""))
+    put("png-signature-only.png", sig)
+    header = "CTI3\nNUMBER_OF_FIELDS 4\nBEGIN_DATA_FORMAT\nSAMPLE_ID LAB_L LAB_A LAB_B\nEND_DATA_FORMAT\nNUMBER_OF_SETS 24\nBEGIN_DATA\n"
+    put("cgats-lab-1e300.cie", header + "".join("%d %s 0 0\n" % (i + 1, "1e300" if i == 5 else "50") for i in range(24)) + "END_DATA\n")
+    put("cgats-lab-nan.cie", header + "".join("%d nan 0 0\n" % (i + 1) for i in range(24)) + "END_DATA\n")
+    put("cgats-short.cie", header + "1 50 0 0\nEND_DATA\n")
+    spec = " ".join("SPEC_%d" % (380 + 10 * j) for j in range(36))
+    put("cgats-spectral-1e308.ti3", "CTI3\nBEGIN_DATA_FORMAT\nSAMPLE_ID %s\nEND_DATA_FORMAT\nBEGIN_DATA\n" % spec
+        + "".join("%d %s\n" % (i + 1, " ".join("1e308" if (i, j) == (3, 10) else "0.5" for j in range(36))) for i in range(24))
+        + "END_DATA\n")
+    put("cgats-binary.cie", bytes(range(256)) * 4)
+    put("spectrum-1e308.csv", "".join("%d,%s\n" % (380 + 10 * j, "1e308") for j in range(41)))
+    put("spectrum-zero.csv", "".join("%d,0\n" % (380 + 10 * j) for j in range(41)))
+    put("spectrum-garbage.csv", "nm,power\nfoo,bar\n")
+    put("pairs-missing.csv", "nope-a.dng,nope-b.dng\n")
+    put("pairs-binary.csv", bytes(range(256)) * 4)
+    put("recipe-deep.yaml", "a: " + "[" * 10000 + "]" * 10000 + "\n")
+    put("recipe-laughs.yaml", "a: &a [x, x]\nb: &b [*a, *a]\nc: [*b, *b]\n")
+    put("recipe-binary.yaml", bytes(range(256)) * 4)
     return written
 
 
@@ -227,16 +317,71 @@ COMMANDS = [
     ("explain", lambda f, o: ["explain", f]),
     ("thumbnail", lambda f, o: ["thumbnail", f, "-o", o]),
     ("convert", lambda f, o: ["convert", f, "-o", o, "--preview", "none"]),
+    ("verify", lambda f, o: ["verify", f]),
+    ("extract", lambda f, o: ["extract", f, "-o", o]),
+    ("compare", lambda f, o: ["compare", f, "-o", o, "--threads", "1"]),
 ]
+
+# Inputs for the option-file runs: a chart, and a constant-colour pair.
+BASE = os.path.join(ROOT, "Samples", "chart-rggb-12bit-D65.dng")
+AMBIENT = os.path.join(ROOT, "Tests", "ConstantColourPairs", "mixed-ambient.dng")
+FLASH = os.path.join(ROOT, "Tests", "ConstantColourPairs", "mixed-flash.dng")
+
+# Every option that takes a file, by the kind of file it takes: (name, args(FILE, OUTDIR)).
+OPTION_COMMANDS = {
+    "dcp": [
+        ("develop --profile", lambda x, o: ["develop", BASE, "-o", o, "--jobs", "1", "--profile", x]),
+        ("explain --profile", lambda x, o: ["explain", BASE, "--profile", x]),
+        ("compare --profile", lambda x, o: ["compare", BASE, "-o", o, "--threads", "1", "--profile", "embedded", "--profile", x]),
+        ("constant-colour --flash-profile", lambda x, o: ["constant-colour", "--ambient", AMBIENT, "--flash", FLASH, "-o", o, "--flash-profile", x]),
+    ],
+    "png": [
+        ("develop --matte", lambda x, o: ["develop", BASE, "-o", o, "--jobs", "1", "--matte", "skin=" + x]),
+    ],
+    "cgats": [
+        ("compare --reference", lambda x, o: ["compare", BASE, "-o", o, "--threads", "1", "--reference", x]),
+        ("profile fit --reference", lambda x, o: ["profile", "fit", BASE, "-o", os.path.join(o, "p.dcp"), "--threads", "1", "--reference", x]),
+    ],
+    "spectrum": [
+        ("constant-colour --flash-spectrum", lambda x, o: ["constant-colour", "--ambient", AMBIENT, "--flash", FLASH, "-o", o, "--flash-spectrum", x]),
+    ],
+    "pairs": [
+        ("constant-colour --pairs", lambda x, o: ["constant-colour", "--pairs", x, "-o", o, "--flash-xy", "0.31,0.33"]),
+    ],
+    "recipe": [
+        ("develop --recipe", lambda x, o: ["develop", BASE, "-o", o, "--jobs", "1", "--recipe", x]),
+        ("explain --recipe", lambda x, o: ["explain", BASE, "--recipe", x]),
+        ("recipe --print --recipe", lambda x, o: ["recipe", "--print", "--recipe", x]),
+        ("constant-colour --recipe", lambda x, o: ["constant-colour", "--ambient", AMBIENT, "--flash", FLASH, "-o", o, "--recipe", x]),
+    ],
+}
+# Generic hostile kinds given to every option (made at run time): each must be a usage error.
+SPARSE_LIMIT_SECONDS = 1.0
+SPARSE_LIMIT_MB = 100
+
+COUNTS = {}
+COUNTS_LOCK = __import__("threading").Lock()
+
+
+def count(name):
+    with COUNTS_LOCK:
+        COUNTS[name] = COUNTS.get(name, 0) + 1
 
 
 def run_one(binary, args):
     """Runs `binary args` in its own session with stdin/stdout on /dev/null; returns (problem or
     None, stderr text, peak RSS in MB from wait4's rusage). A run past TIME_LIMIT is killed."""
-    with tempfile.TemporaryFile() as err:
+    prob, text, peak, _, _ = run_timed(binary, args)
+    return prob, text, peak
+
+
+def run_timed(binary, args):
+    """`run_one`, also returning the exit status (None after a signal or a hang) and the seconds taken."""
+    t0 = time.monotonic()
+    with tempfile.TemporaryFile() as err, tempfile.TemporaryFile() as out:
         pid = os.posix_spawn(binary, [binary] + args, os.environ, setsid=True, file_actions=[
             (os.POSIX_SPAWN_OPEN, 0, os.devnull, os.O_RDONLY, 0),
-            (os.POSIX_SPAWN_OPEN, 1, os.devnull, os.O_WRONLY, 0),
+            (os.POSIX_SPAWN_DUP2, out.fileno(), 1),
             (os.POSIX_SPAWN_DUP2, err.fileno(), 2)])
         deadline = time.monotonic() + TIME_LIMIT
         while True:
@@ -246,23 +391,27 @@ def run_one(binary, args):
             if time.monotonic() > deadline:
                 os.killpg(pid, signal.SIGKILL)
                 os.wait4(pid, 0)
-                return "HANG (> %.0f s)" % TIME_LIMIT, "", None
+                return "HANG (> %.0f s)" % TIME_LIMIT, "", None, None, time.monotonic() - t0
             time.sleep(0.005)
         err.seek(0)
         text = err.read().decode("utf-8", "replace").strip()
+        # `verify` reports a bad file on stdout ("FAIL FILE: reason"): that is its error line.
+        out.seek(0)
+        fails = [l for l in out.read(1 << 20).decode("utf-8", "replace").splitlines() if l.startswith("FAIL")]
+    seconds = time.monotonic() - t0
     peak = usage.ru_maxrss / 1024.0
     if os.WIFSIGNALED(status):
-        return "CRASH signal %s" % signal.Signals(os.WTERMSIG(status)).name, text, peak
+        return "CRASH signal %s" % signal.Signals(os.WTERMSIG(status)).name, text, peak, None, seconds
+    rc = os.WEXITSTATUS(status)
     # A batch worker process that died on a fault signal is a crash too, though the run survives it.
     for l in text.splitlines():
         if "worker process killed by SIG" in l and "SIGKILL" not in l:
-            return "CRASH in a worker: %s" % l.strip()[:200], text, peak
-    rc = os.WEXITSTATUS(status)
+            return "CRASH in a worker: %s" % l.strip()[:200], text, peak, rc, seconds
     if rc >= 128 and rc != 130:
-        return "exit %d (signal-like)" % rc, text, peak
-    if rc != 0 and not any("error" in l.lower() for l in text.splitlines() if l.strip()):
-        return "exit %d without an error line: %r" % (rc, text[:200]), text, peak
-    return None, text, peak
+        return "exit %d (signal-like)" % rc, text, peak, rc, seconds
+    if rc != 0 and not fails and not any("error" in l.lower() for l in text.splitlines() if l.strip()):
+        return "exit %d without an error line: %r" % (rc, text[:200]), text, peak, rc, seconds
+    return None, text, peak, rc, seconds
 
 
 def check_file(binary, path, workdir):
@@ -270,6 +419,7 @@ def check_file(binary, path, workdir):
     size = os.path.getsize(path) if os.path.isfile(path) else 0
     for name, args in COMMANDS:
         out = tempfile.mkdtemp(dir=workdir)
+        count(name)
         prob, _, peak = run_one(binary, args(path, out))
         if prob:
             problems.append("%s %s: %s" % (name, path, prob))
@@ -290,6 +440,74 @@ def run_all(binary, files, jobs):
     try:
         with ThreadPoolExecutor(max_workers=jobs) as ex:
             for path, probs in zip(files, ex.map(lambda f: check_file(binary, f, workdir), files)):
+                if probs:
+                    failed += 1
+                    for p in probs:
+                        print(p, flush=True)
+                else:
+                    passed += 1
+    finally:
+        shutil.rmtree(workdir, ignore_errors=True)
+    return passed, failed
+
+
+def option_jobs(option_dir, workdir):
+    """(command name, args builder, option file, generic kind or None) for every option run: the
+    crafted files of DIR/options by kind (their name's prefix), then the generic hostile kinds."""
+    jobs = []
+    if option_dir and os.path.isdir(option_dir):
+        for f in sorted(os.listdir(option_dir)):
+            kind = f.split("-", 1)[0]
+            for name, args in OPTION_COMMANDS.get(kind, []):
+                jobs.append((name, args, os.path.join(option_dir, f), None))
+    generic = os.path.join(workdir, "generic")
+    os.makedirs(generic, exist_ok=True)
+    empty = os.path.join(generic, "empty")
+    open(empty, "wb").close()
+    sparse = os.path.join(generic, "sparse-2g")
+    with open(sparse, "wb") as f:
+        f.truncate(2 << 30)
+    fifo = os.path.join(generic, "fifo")
+    os.mkfifo(fifo)
+    folder = os.path.join(generic, "folder")
+    os.makedirs(folder, exist_ok=True)
+    for kind, path in [("empty", empty), ("sparse-2g", sparse), ("fifo", fifo), ("directory", folder), ("dev-zero", "/dev/zero")]:
+        for cmds in OPTION_COMMANDS.values():
+            for name, args in cmds:
+                jobs.append((name, args, path, kind))
+    return jobs
+
+
+def check_option(binary, job, workdir):
+    name, args, path, kind = job
+    out = tempfile.mkdtemp(dir=workdir)
+    count(name)
+    label = "%s %s" % (name, path)
+    problems = []
+    prob, text, peak, rc, seconds = run_timed(binary, args(path, out))
+    if prob:
+        problems.append("%s: %s" % (label, prob))
+    elif peak is not None and peak > SMALL_PEAK_MB:
+        problems.append("%s: peak %.0f MB" % (label, peak))
+    elif kind not in (None, "empty"):
+        # Refused by kind or size, as a usage error, before the file is read.
+        if rc != 2:
+            problems.append("%s: exit %s, expected 2 (usage) for a %s: %r" % (label, rc, kind, text[:200]))
+        if kind == "sparse-2g" and (seconds > SPARSE_LIMIT_SECONDS or (peak or 0) > SPARSE_LIMIT_MB):
+            problems.append("%s: 2 GiB sparse file took %.2f s and %.0f MB (limits %.0f s, %d MB)"
+                            % (label, seconds, peak or 0, SPARSE_LIMIT_SECONDS, SPARSE_LIMIT_MB))
+    shutil.rmtree(out, ignore_errors=True)
+    return problems
+
+
+def run_options(binary, option_dir, jobs):
+    workdir = tempfile.mkdtemp(prefix="darkroom-hostile-options-")
+    failed, passed = 0, 0
+    try:
+        todo = option_jobs(option_dir, workdir)
+        # The FIFO would block a reader that opens it blocking: every job runs under the time limit.
+        with ThreadPoolExecutor(max_workers=jobs) as ex:
+            for probs in ex.map(lambda j: check_option(binary, j, workdir), todo):
                 if probs:
                     failed += 1
                     for p in probs:
@@ -348,11 +566,13 @@ def main(argv):
     binary = os.path.abspath(argv[2])
     if argv[1] == "run":
         d = argv[3]
-        files = sorted(os.path.join(d, f) for f in os.listdir(d))
+        files = sorted(os.path.join(d, f) for f in os.listdir(d) if os.path.isfile(os.path.join(d, f)))
         corrupt = os.path.join(SHARED, "corrupt")
         if os.path.isdir(corrupt):
             files += sorted(os.path.join(corrupt, f) for f in os.listdir(corrupt))
         passed, failed = run_all(binary, files, jobs)
+        p2, f2 = run_options(binary, os.path.join(d, "options"), jobs)
+        passed += p2; failed += f2
     elif argv[1] == "mutate":
         n = int(argv[3])
         seed = int(argv[argv.index("--seed") + 1]) if "--seed" in argv else 1
@@ -371,11 +591,30 @@ def main(argv):
             files.append(m)
         t0 = time.monotonic()
         passed, failed = run_all(binary, files, jobs)
+        # Mutants of the crafted option files (N / 10 of them), each through every option of its kind
+        # (the crafted set is generated when no --options DIR is given).
+        if True:
+            src_opts = argv[argv.index("--options") + 1] if "--options" in argv else None
+            if src_opts is None:
+                src_opts = os.path.join(d, "crafted-options")
+                option_corpus(src_opts)
+            od = os.path.join(d, "options")
+            os.makedirs(od, exist_ok=True)
+            names = sorted(f for f in os.listdir(src_opts) if f.split("-", 1)[0] in OPTION_COMMANDS)
+            for i in range(n // 10):
+                f = rng.choice(names)
+                with open(os.path.join(src_opts, f), "rb") as fh:
+                    data = fh.read()
+                with open(os.path.join(od, "%s-m%05d" % (f.split("-", 1)[0], i)), "wb") as fh:
+                    fh.write(mutate_bytes(rng, data))
+            p2, f2 = run_options(binary, od, jobs)
+            passed += p2; failed += f2
         print("mutants: %d from %d samples, seed %d, %.0f s" % (n, len(src), seed, time.monotonic() - t0))
         if not keep:
             shutil.rmtree(d, ignore_errors=True)
     else:
         print(__doc__); return 2
+    print("runs per command: " + ", ".join("%s %d" % (k, COUNTS[k]) for k in sorted(COUNTS)))
     print("%d passed, %d failed" % (passed, failed))
     return 1 if failed else 0
 

@@ -76,7 +76,10 @@ public enum HueSatMapFit {
     /// The bilinear weights of (hue, saturation) over the table's entries, as the lookup takes them.
     static func weights(hue: Double, saturation: Double) -> [(Int, Double)] {
         let h = hueDivisions, s = saturationDivisions
-        let hs = hue * Double(h) / 6, ss = max(saturation, 0) * Double(s - 1)
+        // Clamped before any Int conversion: a colour overflowed to inf gives a NaN hue, and a
+        // negative minimum a saturation above 1 (Int(NaN) or Int(1e300) would trap).
+        let hs = hue.isFinite ? min(max(hue, 0), 6) * Double(h) / 6 : 0
+        let ss = saturation.isFinite ? min(max(saturation, 0), 1) * Double(s - 1) : 0
         var h0 = Int(hs), h1 = h0 + 1
         let s0 = min(Int(ss), s - 2)
         if h0 >= h - 1 { h0 = h - 1; h1 = 0 }

@@ -85,7 +85,7 @@ extension DNGMetadataReader {
         }
         p.lookTableEncoding = tags.get { try ifd.int(TIFFTag.profileLookTableEncoding) } ?? 0
         if let curve = tags.get({ try ifd.doubles(TIFFTag.profileToneCurve) }) {
-            if curve.count >= 4, curve.count % 2 == 0 { p.toneCurve = curve.map { Float($0) } }
+            if curve.count >= 4, curve.count % 2 == 0, curve.allSatisfy({ Float($0).isFinite }) { p.toneCurve = curve.map { Float($0) } }
             else { tags.warn("ProfileToneCurve has \(curve.count) values; ignored") }
         }
         p.baselineExposureOffset = tags.get { try ifd.double(TIFFTag.baselineExposureOffset) }
@@ -104,7 +104,13 @@ extension DNGMetadataReader {
             tags.warn("\(TIFFTag.name(tag)) has \(v.count) values, dims need \(count); ignored")
             return nil
         }
-        return v.map { Float($0) }
+        // Checked after the conversion: a finite Double such as 1e300 is inf as a Float.
+        let floats = v.map { Float($0) }
+        if let bad = floats.firstIndex(where: { !$0.isFinite }) {
+            tags.warn("\(TIFFTag.name(tag)) value \(bad) (\(v[bad])) is not a finite Float; ignored")
+            return nil
+        }
+        return floats
     }
 
     /// `IlluminantData1/2/3` (DNG 1.6): UNDEFINED bytes in the file's byte order, a SHORT kind
@@ -121,7 +127,12 @@ extension DNGMetadataReader {
             guard size >= 18 else { throw .badEntry(tag: tag, reason: "x-y data needs 18 bytes, has \(size)") }
             let xd = try r.u32(o + 6), yd = try r.u32(o + 14)
             guard xd != 0, yd != 0 else { throw .badEntry(tag: tag, reason: "zero denominator") }
-            return Chromaticity(x: Double(try r.u32(o + 2)) / Double(xd), y: Double(try r.u32(o + 10)) / Double(yd))
+            let xy = Chromaticity(x: Double(try r.u32(o + 2)) / Double(xd), y: Double(try r.u32(o + 10)) / Double(yd))
+            // A white chromaticity lies inside the unit triangle (x, y > 0, x + y < 1).
+            guard xy.x > 0, xy.y > 0, xy.x + xy.y < 1 else {
+                throw .badEntry(tag: tag, reason: "white \(xy) is not a chromaticity (x, y > 0, x + y < 1)")
+            }
+            return xy
         }
     }
 

@@ -33,13 +33,15 @@ public struct ChartReference: Sendable {
         name: "colorchecker24", ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names,
         values: .spectral((0..<24).map(ColorCheckerClassic.reflectance)))
 
+    /// Largest magnitude accepted for a CGATS number (reflectance 0…100 %, XYZ 0…100, L*a*b* within
+    /// a few hundred): anything larger is damage, and would overflow the colour maths.
+    public static let maximumValue = 1000.0
+
     /// `colorchecker24` or a CGATS file.
     public static func load(_ spec: String) throws(CompareError) -> ChartReference {
         if spec.lowercased() == "colorchecker24" { return colorChecker24 }
         let data: Data
-        do { data = try Data(contentsOf: URL(fileURLWithPath: spec)) } catch {
-            throw .reference(path: spec, reason: "cannot read: \((error as NSError).localizedDescription)")
-        }
+        do { data = Data(try OptionFile.read(spec, kind: .chartReference)) } catch { throw .reference(path: spec, reason: error.reason) }
         guard data.count <= CGATSFile.maximumBytes else { throw .reference(path: spec, reason: "\(data.count) bytes is too large for a chart file") }
         guard let text = String(data: data, encoding: .utf8) ?? String(data: data, encoding: .isoLatin1) else {
             throw .reference(path: spec, reason: "not text")
@@ -49,7 +51,7 @@ public struct ChartReference: Sendable {
         return try fromCGATS(file, path: spec)
     }
 
-    static func fromCGATS(_ file: CGATSFile, path: String) throws(CompareError) -> ChartReference {
+    public static func fromCGATS(_ file: CGATSFile, path: String) throws(CompareError) -> ChartReference {
         guard file.rows.count >= 24 else { throw .reference(path: path, reason: "\(file.rows.count) patches, a ColorChecker 24 needs 24") }
         // Row for each chart patch: by id when all 24 ids are there, else the first 24 rows.
         var order = Array(0..<24)
@@ -62,7 +64,19 @@ public struct ChartReference: Sendable {
             guard let v = Double(file.rows[row][field]), v.isFinite else {
                 throw .reference(path: path, reason: "\(what) '\(file.rows[row][field])' of row \(row + 1) is not a number")
             }
+            // Finite is not enough: 1e300 overflows the colour maths (Lab cubes, spectral sums).
+            guard abs(v) <= maximumValue else {
+                throw .reference(path: path, reason: "\(what) \(file.rows[row][field]) of row \(row + 1) is outside ±\(Int(maximumValue))")
+            }
             return v
+        }
+        /// Every patch's XYZ must be finite (checked after conversion too, not only on input).
+        func checked(_ reference: ChartReference) throws(CompareError) -> ChartReference {
+            for (i, xyz) in reference.xyzD50(illuminant: Spectral.d50).enumerated()
+            where !(xyz.x.isFinite && xyz.y.isFinite && xyz.z.isFinite) {
+                throw .reference(path: path, reason: "patch \(reference.ids[i]) has no finite XYZ (\(xyz.x), \(xyz.y), \(xyz.z))")
+            }
+            return reference
         }
         // Spectral fields.
         var spectralFields: [(nm: Double, index: Int)] = []
@@ -85,14 +99,14 @@ public struct ChartReference: Sendable {
             }
             let scale = (rows.flatMap { $0 }.max() ?? 0) > 2 ? 0.01 : 1
             let spectra = rows.map { SampledSpectrum.resampled($0.map { $0 * scale }, start: spectralFields[0].nm, step: step) }
-            return ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names, values: .spectral(spectra))
+            return try checked(ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names, values: .spectral(spectra)))
         }
         if let x = file.field("XYZ_X"), let y = file.field("XYZ_Y"), let z = file.field("XYZ_Z") {
             var xyz: [SIMD3<Double>] = []
             for r in order { xyz.append(SIMD3(try number(r, x, "XYZ_X"), try number(r, y, "XYZ_Y"), try number(r, z, "XYZ_Z"))) }
             let scale = (xyz.map(\.y).max() ?? 0) > 2 ? 0.01 : 1
-            return ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names,
-                                  values: .colorimetric(xyz.map { $0 * scale }))
+            return try checked(ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names,
+                                              values: .colorimetric(xyz.map { $0 * scale })))
         }
         if let l = file.field("LAB_L"), let a = file.field("LAB_A"), let b = file.field("LAB_B") {
             var xyz: [SIMD3<Double>] = []
@@ -100,7 +114,7 @@ public struct ChartReference: Sendable {
                 let lab = SIMD3(try number(r, l, "LAB_L"), try number(r, a, "LAB_A"), try number(r, b, "LAB_B"))
                 xyz.append(ColorMath.labToXYZ(lab, white: ColorMath.d50))
             }
-            return ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names, values: .colorimetric(xyz))
+            return try checked(ChartReference(name: path, ids: ColorCheckerClassic.ids, names: ColorCheckerClassic.names, values: .colorimetric(xyz)))
         }
         throw .reference(path: path, reason: "no SPEC_/SPECTRAL_/NM spectral fields, XYZ_X/Y/Z or LAB_L/A/B")
     }

@@ -10,6 +10,9 @@ public enum CompareError: Error, Sendable, Equatable, CustomStringConvertible {
     case write(path: String, reason: String)
     /// A lower layer's message that already names the file (decode and profile errors).
     case named(String)
+    /// An option file (`--profile`, `--reference`) that cannot be used: a usage error, found
+    /// before any input is read. The message names the file.
+    case option(String)
 
     public var description: String {
         switch self {
@@ -19,13 +22,16 @@ public enum CompareError: Error, Sendable, Equatable, CustomStringConvertible {
         case .file(let path, let reason): return "\(path): \(reason)"
         case .chart(let path, let reason): return "\(path): cannot measure the chart (\(reason))"
         case .write(let path, let reason): return "\(path): cannot write the report (\(reason))"
-        case .named(let message): return message
+        case .named(let message), .option(let message): return message
         }
     }
 
     /// The process exit status this error calls for.
     public var exitCode: Int32 {
-        if case .usage = self { return 2 }
+        switch self {
+        case .usage, .option: return 2
+        default: break
+        }
         return 1
     }
 }

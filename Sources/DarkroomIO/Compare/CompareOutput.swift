@@ -41,12 +41,18 @@ public enum CompareOutput {
     /// The swatch image of run `index` (0-based): `swatches-(index + 1).png`.
     public static func swatchName(_ index: Int) -> String { "swatches-\(index + 1).png" }
 
-    /// Writes `files` into `directory` (created when missing).
-    public static func write(_ files: [(String, [UInt8])], directory: String, overwrite: Bool) throws(CompareError) {
+    /// Writes `files` into `directory` (created when missing). None of them may replace one of
+    /// `inputs` (the chart files, profiles and reference: same device and inode), whatever
+    /// `overwrite` says.
+    public static func write(_ files: [(String, [UInt8])], directory: String, overwrite: Bool, inputs: [String] = []) throws(CompareError) {
         do { try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true) } catch {
             throw .write(path: directory, reason: (error as NSError).localizedDescription)
         }
         let paths = files.map { (directory as NSString).appendingPathComponent($0.0) }
+        let protected = Set(inputs.compactMap(AtomicWriter.FileIdentity.of(path:)))
+        if let clash = paths.first(where: { AtomicWriter.FileIdentity.of(path: $0).map(protected.contains) == true }) {
+            throw .write(path: clash, reason: "it is an input of this run; never replaced")
+        }
         if !overwrite, let existing = paths.first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw .write(path: existing, reason: "exists (use --overwrite to replace it)")
         }

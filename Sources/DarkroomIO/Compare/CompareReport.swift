@@ -94,6 +94,9 @@ public struct CompareReport: Sendable, Codable, Equatable {
     public var runs: [Run]
     /// Best (lowest mean ΔE2000) first, per illuminant.
     public var ranking: [Rank]
+    /// One line per file or profile left out (undecodable, no chart, non-finite colours); absent
+    /// when everything was measured.
+    public var failures: [String]? = nil
 
     /// `report.json`: sorted keys, pretty-printed.
     public func jsonBytes() throws -> [UInt8] {

@@ -19,9 +19,13 @@ import Foundation
 ///    profile so they are compared against the same numbers).
 /// The chart is located once per file (the first profile's render) and reused.
 public enum CompareRunner {
-    /// Runs the comparison; nothing is written.
+    /// Runs the comparison; nothing is written. A file or a profile that fails (undecodable,
+    /// no chart, colours that overflow to a non-finite value) is left out with one line in
+    /// `failures` and the rest is measured; throws (the first failure) only when nothing could be.
+    /// Camera profiles are read and checked before any file (a bad one is a usage error).
     public static func run(_ options: CompareOptions, reference: ChartReference) throws(CompareError) -> CompareReport {
         var runs: [CompareReport.Run] = []
+        var failures: [CompareError] = []
         let layout = ChartLayout.colorChecker24
         var profiles: [(name: String, source: String, profile: CameraProfile?)] = []
         for p in options.profiles {
@@ -32,15 +36,15 @@ public enum CompareRunner {
                     throw CompareError.profile(path: p, reason: "the profile has no ColorMatrix1/2 (a look-only profile cannot render)")
                 }
                 profiles.append((dcp.profile.name ?? p, p, dcp.profile))
-            } catch let e as CompareError { throw e } catch let e as ProfileLibraryError { throw .named(e.description) } catch {
-                throw .profile(path: p, reason: "\(error)")
+            } catch let e as CompareError { throw e } catch let e as ProfileLibraryError { throw .option(e.description) } catch {
+                throw .option("\(p): \(error)")
             }
         }
         for file in options.files {
             let raw: RawImage
             var decode = DecodeOptions()
             decode.threads = options.threads
-            do { raw = try RawDecoder.decode(path: file, options: decode) } catch { throw .named(error.description) }
+            do { raw = try RawDecoder.decode(path: file, options: decode) } catch { failures.append(.named(error.description)); continue }
             let ownWhite: Chromaticity
             if let model = try? DNGColorModel(metadata: raw.metadata) { ownWhite = model.solve(.asShot).whiteXY } else { ownWhite = ColorMath.d65 }
             var corners: [SIMD2<Double>]?
@@ -50,6 +54,7 @@ public enum CompareRunner {
                 let spectrum = illuminant.spectrum(asShotWhite: ownWhite)
                 let referenceXYZ = reference.xyzD50(illuminant: spectrum)
                 for profile in profiles {
+                  do throws(CompareError) {
                     var recipe = DevelopRecipe()
                     recipe.tone = .linear
                     recipe.colorSpace = .prophotoLinear
@@ -78,21 +83,28 @@ public enum CompareRunner {
                     do { samples = try PatchSampler.sample(image, corners: corners, layout: layout) } catch {
                         throw .chart(path: file, reason: error.description)
                     }
-                    runs.append(measure(file: file, illuminant: illuminant, spectrum: spectrum, profile: profile,
-                                        plan: plan, samples: samples, referenceXYZ: referenceXYZ, reference: reference,
-                                        corners: corners, found: found, normalisation: options.normalisation))
+                    runs.append(try measure(file: file, illuminant: illuminant, spectrum: spectrum, profile: profile,
+                                            plan: plan, samples: samples, referenceXYZ: referenceXYZ, reference: reference,
+                                            corners: corners, found: found, normalisation: options.normalisation))
+                  } catch {
+                    // Once per cause: the same chart failure under every profile is one line.
+                    if !failures.contains(error) { failures.append(error) }
+                  }
                 }
             }
         }
-        return CompareReport(tool: "Darkroom \(DarkroomVersion.string)", reference: reference.name,
-                             normalisation: options.normalisation.rawValue, runs: runs, ranking: ranking(runs))
+        if runs.isEmpty, let first = failures.first { throw first }
+        var report = CompareReport(tool: "Darkroom \(DarkroomVersion.string)", reference: reference.name,
+                                   normalisation: options.normalisation.rawValue, runs: runs, ranking: ranking(runs))
+        report.failures = failures.isEmpty ? nil : failures.map(\.description)
+        return report
     }
 
     /// The colour stages and differences for one run (see the type's steps 3–4).
     static func measure(file: String, illuminant: CompareIlluminant, spectrum: SampledSpectrum,
                         profile: (name: String, source: String, profile: CameraProfile?), plan: DevelopPlan,
                         samples: [PatchSampler.Sample], referenceXYZ: [SIMD3<Double>], reference: ChartReference,
-                        corners: [SIMD2<Double>], found: Bool, normalisation: CompareNormalisation) -> CompareReport.Run {
+                        corners: [SIMD2<Double>], found: Bool, normalisation: CompareNormalisation) throws(CompareError) -> CompareReport.Run {
         let toProPhoto = plan.cameraToProPhoto
         let proPhotoToXYZ = OutputColorSpace.prophotoLinear.linearRGBToXYZD50
         let gains = SIMD3<Double>(Double(plan.whiteBalanceGains.x), Double(plan.whiteBalanceGains.y), Double(plan.whiteBalanceGains.z))
@@ -108,6 +120,13 @@ public enum CompareRunner {
         }
         if let t = plan.profileTables?.hueSatMap { through(t, "hue-sat-map") }
         if let t = plan.profileTables?.lookTable { through(t, "look-table") }
+        // Finite inputs can still overflow (a damaged profile's 1e300 matrix or table entry):
+        // every measured colour must be a number before it is compared, rounded or reported.
+        for (name, measured) in stages {
+            if let i = measured.firstIndex(where: { !($0.x.isFinite && $0.y.isFinite && $0.z.isFinite) }) {
+                throw .profile(path: profile.source, reason: "profile \(profile.name) gives patch \(reference.ids[i]) a non-finite colour at stage \(name) (a value overflows)")
+            }
+        }
         let clipped = samples.map { $0.clippedFraction > 0 }
         let outStages = stages.map { name, measured in
             stage(name, measured: measured, reference: referenceXYZ, clipped: clipped, samples: samples, gains: gains,
@@ -170,7 +189,8 @@ public enum CompareRunner {
     /// XYZ D50 → 8-bit sRGB hex ("rrggbb"), each channel clipped to 0…1.
     public static func srgbHex(_ xyz: SIMD3<Double>) -> String {
         let rgb = OutputColorSpace.srgb.xyzD50ToLinearRGB * xyz
-        func byte(_ v: Double) -> Int { Int((TransferFunction.srgb.encode(min(max(v, 0), 1)) * 255).rounded()) }
+        // NaN compares false both ways, so min/max would pass it on; a NaN channel is black.
+        func byte(_ v: Double) -> Int { v.isFinite ? Int((TransferFunction.srgb.encode(min(max(v, 0), 1)) * 255).rounded()) : (v > 0 ? 255 : 0) }
         return String(format: "%02x%02x%02x", byte(rgb.x), byte(rgb.y), byte(rgb.z))
     }
 

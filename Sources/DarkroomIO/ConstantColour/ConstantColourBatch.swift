@@ -40,16 +40,7 @@ public enum ConstantColourBatch {
     /// The pairs listed in the CSV at `path`.
     public static func pairs(path: String) throws(Failure) -> [Pair] {
         let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            guard (attributes[.type] as? FileAttributeType) == .typeRegular else {
-                throw Failure.unreadable(path: path, reason: "not a regular file")
-            }
-            if let size = attributes[.size] as? Int, size > maxBytes { throw Failure.unreadable(path: path, reason: "larger than 1 MiB") }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let e as Failure { throw e } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
+        do { data = Data(try OptionFile.read(path, kind: .pairs)) } catch { throw .unreadable(path: path, reason: error.reason) }
         guard data.count <= maxBytes else { throw .unreadable(path: path, reason: "larger than 1 MiB") }
         guard let text = String(data: data, encoding: .utf8) else { throw .unreadable(path: path, reason: "not UTF-8 text") }
         let folder = (path as NSString).deletingLastPathComponent

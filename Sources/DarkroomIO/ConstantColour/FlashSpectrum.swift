@@ -22,17 +22,13 @@ public enum FlashSpectrum {
 
     static let maxBytes = 1 << 20
     static let maxSamples = 10_000
+    /// Largest power accepted (relative units; 10 000 samples of it still sum finitely).
+    static let maxPower = 1e15
 
     /// The samples of the CSV at `path`.
     public static func samples(path: String) throws(Failure) -> [(nm: Double, power: Double)] {
         let data: Data
-        do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
-            if let size = attributes[.size] as? Int, size > maxBytes { throw Failure.unreadable(path: path, reason: "larger than 1 MB") }
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let e as Failure { throw e } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
-        }
+        do { data = Data(try OptionFile.read(path, kind: .spectrum)) } catch { throw .unreadable(path: path, reason: error.reason) }
         guard data.count <= maxBytes else { throw .unreadable(path: path, reason: "larger than 1 MB") }
         let text = String(decoding: data, as: UTF8.self)
         var out: [(nm: Double, power: Double)] = []
@@ -47,6 +43,8 @@ public enum FlashSpectrum {
             }
             guard nm.isFinite, (300...830).contains(nm) else { throw .bad(path: path, line: index + 1, reason: "wavelength \(nm) is not within 300–830 nm") }
             guard power.isFinite, power >= 0 else { throw .bad(path: path, line: index + 1, reason: "power \(power) is not a finite value ≥ 0") }
+            // Relative power: any scale works, but 1e308 overflows the CIE sums to infinity.
+            guard power <= maxPower else { throw .bad(path: path, line: index + 1, reason: "power \(power) is larger than \(maxPower) (scale the spectrum down)") }
             if let last = out.last, nm <= last.nm { throw .bad(path: path, line: index + 1, reason: "wavelength \(nm) does not increase") }
             guard out.count < maxSamples else { throw .bad(path: path, line: index + 1, reason: "more than \(maxSamples) samples") }
             out.append((nm, power))

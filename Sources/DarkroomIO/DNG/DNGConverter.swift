@@ -101,7 +101,10 @@ public enum DNGConvertError: Error, Sendable, CustomStringConvertible {
     public var category: String {
         switch self {
         case .decode(let e): return e.category
-        case .write: return "write"
+        case .write(_, let reason):
+            // A full device or quota: "no-space" (free space and rerun), as develop reports it.
+            let full = [ENOSPC, EDQUOT].map { String(cString: strerror($0)) }
+            return full.contains(where: reason.contains) ? "no-space" : "write"
         case .exists: return "exists"
         case .mismatch: return "verify"
         case .unsupported: return "unsupported"

@@ -1,5 +1,6 @@
 import CShims
 import CTIFF
+import Glibc
 
 /// The one libtiff wrapper: a handle on a file being written (DNGs), on a TIFF being built in
 /// memory (TIFF outputs and stage dumps: `inMemory`, `finish(strips:…)`) or on TIFF bytes being
@@ -82,7 +83,20 @@ struct LibTIFFWriter: ~Copyable {
     }
 
     static func check(_ ok: Int32, _ what: String) throws(TIFFError) {
-        guard ok != 0 else { throw .writeFailed(reason: "\(what): \(lastError(or: "libtiff error"))") }
+        guard ok != 0 else { throw .writeFailed(reason: failure(what, errno: errno, fallback: "libtiff error")) }
+    }
+
+    /// The system's causes a user acts on, named first when a failing write left one in `errno`
+    /// (libtiff's own text for a full disk is "TIFFAppendToStrip: Write error at scanline
+    /// 4294967295"). EACCES only where `errno` was cleared just before the call.
+    static let namedCauses: Set<Int32> = [ENOSPC, EDQUOT, EFBIG, EIO, EROFS]
+
+    /// "WHAT: No space left on device (libtiff's message)" when `e` is one of `namedCauses` (or
+    /// `alsoNamed`), else "WHAT: libtiff's message".
+    static func failure(_ what: String, errno e: Int32, fallback: String, alsoNamed: Set<Int32> = []) -> String {
+        let message = lastError(or: fallback)
+        guard namedCauses.contains(e) || alsoNamed.contains(e) else { return "\(what): \(message)" }
+        return "\(what): \(String(cString: strerror(e))) (\(message))"
     }
 
     // MARK: - Fields
@@ -267,25 +281,37 @@ struct LibTIFFWriter: ~Copyable {
     }
 
     func writeStrip(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        errno = 0
         let written = TIFFWriteEncodedStrip(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
-        guard written == bytes.count else { throw .writeFailed(reason: "strip \(index): \(Self.lastError(or: "short write"))") }
+        guard written == bytes.count else {
+            throw .writeFailed(reason: Self.failure("strip \(index)", errno: errno, fallback: "short write", alsoNamed: [EACCES, EPERM]))
+        }
     }
 
     func writeTile(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        errno = 0
         let written = TIFFWriteEncodedTile(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
-        guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
+        guard written == bytes.count else {
+            throw .writeFailed(reason: Self.failure("tile \(index)", errno: errno, fallback: "short write", alsoNamed: [EACCES, EPERM]))
+        }
     }
 
     /// Writes already-compressed bytes as strip `index` (no libtiff codec runs).
     func writeRawStrip(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        errno = 0
         let written = TIFFWriteRawStrip(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
-        guard written == bytes.count else { throw .writeFailed(reason: "strip \(index): \(Self.lastError(or: "short write"))") }
+        guard written == bytes.count else {
+            throw .writeFailed(reason: Self.failure("strip \(index)", errno: errno, fallback: "short write", alsoNamed: [EACCES, EPERM]))
+        }
     }
 
     /// Writes already-compressed bytes as tile `index` (no libtiff codec runs).
     func writeRawTile(_ index: Int, _ bytes: UnsafeRawBufferPointer) throws(TIFFError) {
+        errno = 0
         let written = TIFFWriteRawTile(tif, UInt32(index), UnsafeMutableRawPointer(mutating: bytes.baseAddress), tmsize_t(bytes.count))
-        guard written == bytes.count else { throw .writeFailed(reason: "tile \(index): \(Self.lastError(or: "short write"))") }
+        guard written == bytes.count else {
+            throw .writeFailed(reason: Self.failure("tile \(index)", errno: errno, fallback: "short write", alsoNamed: [EACCES, EPERM]))
+        }
     }
 
     /// Writes the current directory now (before its image data), to be updated in place later.

@@ -155,8 +155,12 @@ public enum OriginalRawExtractor {
     /// Extracts the data fork of `dng`'s OriginalRawFileData into `directory` under its
     /// OriginalRawFileName (last path component; "NAME.original" when absent), after checking
     /// OriginalRawFileDigest when present. Written to a temporary file, then linked (or, with
-    /// `overwrite`, renamed) into place: never a partial output.
-    public static func extract(dng: String, to directory: String, overwrite: Bool) throws(OriginalRawDataError) -> Extracted {
+    /// `overwrite`, renamed) into place: never a partial output. Whatever `overwrite` says, an
+    /// existing file that is one of `inputs` (device and inode: the DNGs of this run) or was
+    /// written earlier in this run (`written`, identity → the DNG it came from) is never replaced.
+    public static func extract(dng: String, to directory: String, overwrite: Bool,
+                               inputs: Set<AtomicWriter.FileIdentity> = [],
+                               written: [AtomicWriter.FileIdentity: String] = [:]) throws(OriginalRawDataError) -> Extracted {
         let ifd0: TIFFIFD
         do {
             let file = try TIFFFile(storage: ByteStorage(mapping: dng))
@@ -184,6 +188,14 @@ public enum OriginalRawExtractor {
         name = String(name.map { $0.asciiValue.map { $0 < 0x20 || $0 == 0x7F } == true ? "_" : $0 })
         if name.isEmpty || name == "." || name == ".." || name.hasPrefix(".") { name = stem + ".original" }
         let output = (directory as NSString).appendingPathComponent(name)
+        func refuseProtected() throws(OriginalRawDataError) {
+            guard let id = AtomicWriter.FileIdentity.of(path: output) else { return }
+            if inputs.contains(id) { throw .write(path: output, reason: "it is an input of this run; never replaced") }
+            if let other = written[id] {
+                throw .write(path: output, reason: "already written in this run from \(other) (both embed the name \(name)); not replaced")
+            }
+        }
+        try refuseProtected()
         if !overwrite, FileManager.default.fileExists(atPath: output) {
             throw .write(path: output, reason: "exists (use --overwrite to replace it)")
         }
@@ -209,6 +221,7 @@ public enum OriginalRawExtractor {
             throw error
         }
         close(fd)
+        try refuseProtected()   // again, just before the rename: the narrowest window
         if overwrite {
             guard rename(temp, output) == 0 else { throw .write(path: output, reason: String(cString: strerror(errno))) }
         } else {

@@ -196,6 +196,20 @@ public enum AtomicWriter {
             return fstatat(dfd, name, &s, AT_SYMLINK_NOFOLLOW) == 0 ? s : nil
         }
 
+        /// Why nothing may be written at `rel` below this directory, whatever --overwrite says (one
+        /// line naming the path), or nil: a symlink or non-directory among its parents, an input
+        /// of this run (`inputs`: the same device and inode) or a name in `reserved` (the
+        /// manifest, its lock, the report). Every batch command (develop, convert) asks this
+        /// before it writes an output.
+        public func outputRefusal(_ rel: String, inputs: Set<FileIdentity>, reserved: [String] = []) -> String? {
+            do throws(Failure) { try checkParents(of: rel) } catch { return error.description }
+            if let found = status(rel), inputs.contains(FileIdentity(found)) {
+                return "\(fullPath(rel)): refused as output (it is an input of this run)"
+            }
+            if reserved.contains(rel) { return "\(fullPath(rel)): refused as output (reserved for the manifest or the report)" }
+            return nil
+        }
+
         /// Whether something (of any type) exists at `rel`.
         public func exists(_ rel: String) -> Bool { status(rel) != nil }
 

@@ -18,7 +18,13 @@ public enum SuppliedMatte {
     public static func load(path: String, kind: MatteKind, width: Int, height: Int) throws(MatteError) -> AuxiliaryPlane {
         guard width > 0, height > 0 else { throw .invalidOutputSize(file: path, width: width, height: height) }
         let png: PNGImage
-        do { png = try PNGReader.read(contentsOf: path) } catch {
+        let bytes: [UInt8]
+        do { bytes = try OptionFile.read(path, kind: .matte) } catch {
+            // The signature in PNGReader's words, so every bad header reads the same.
+            if case .wrongHeader = error { throw .unreadable(file: path, reason: PNGError.notPNG(file: nil).description.dropPrefix("<PNG data>: ")) }
+            throw .unreadable(file: path, reason: error.reason)
+        }
+        do { png = try PNGReader.read(bytes) } catch {
             throw .unreadable(file: path, reason: error.naming(path).description.dropPrefix(path + ": "))
         }
         let matteAspect = Double(png.width) / Double(png.height), outputAspect = Double(width) / Double(height)

@@ -85,7 +85,8 @@ public enum ProfileFitter {
             throw .usage(flag: "--illuminant", reason: "give one for all files or one per file (\(o.files.count)), got \(o.illuminants.count)")
         }
         let reference: ChartReference
-        do { reference = try ChartReference.load(o.reference) } catch { throw .measure(error) }
+        // An unusable --reference is a usage error (exit 2), found before any chart is read.
+        do { reference = try ChartReference.load(o.reference) } catch { throw .measure(.option(error.description)) }
         struct Group { var key: String; var white: Chromaticity; var illuminant: String; var files: [String]; var patches: [ProfileMatrixFit.Observation]; var ids: [String] }
         var groups: [Group] = []
         var model: String?
@@ -204,6 +205,11 @@ public enum ProfileFitter {
     /// matrices survived, and returns the report.
     public static func run(_ o: ProfileFitOptions) throws(Failure) -> ProfileFitReport {
         let (json, text) = o.reportPaths
+        // Never over an input (chart files, the reference), whatever --overwrite says.
+        let inputs = Set((o.files + [o.reference]).compactMap(AtomicWriter.FileIdentity.of(path:)))
+        if let clash = [o.outputPath, json, text].first(where: { AtomicWriter.FileIdentity.of(path: $0).map(inputs.contains) == true }) {
+            throw .write(path: clash, reason: "it is an input of this run; never replaced")
+        }
         if !o.overwrite, let existing = [o.outputPath, json, text].first(where: { FileManager.default.fileExists(atPath: $0) }) {
             throw .write(path: existing, reason: "exists (use --overwrite to replace it)")
         }

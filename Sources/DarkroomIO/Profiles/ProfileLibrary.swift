@@ -45,8 +45,11 @@ public enum ProfileLibrary {
     /// Reads a `.dcp` file; the profile's name is its ProfileName, else the file name without extension.
     public static func readDCP(path: String) throws(ProfileLibraryError) -> (profile: CameraProfile, uniqueCameraModel: String?) {
         let bytes: [UInt8]
-        do { bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path))) } catch {
-            throw .unreadable(path: path, reason: (error as NSError).localizedDescription)
+        do { bytes = try OptionFile.read(path, kind: .cameraProfile) } catch {
+            switch error {
+            case .wrongHeader: throw .notAProfile(path: path, reason: "no IIRC/MMCR header")
+            default: throw .unreadable(path: path, reason: error.reason)
+            }
         }
         do {
             var profile = try DNGMetadataReader.readDCP(bytes)
@@ -59,12 +62,46 @@ public enum ProfileLibrary {
                     || profile.lookTableDims != nil || profile.toneCurve != nil else {
                 throw ProfileLibraryError.notAProfile(path: path, reason: "no ColorMatrix, HueSatMap, LookTable or ProfileToneCurve")
             }
+            if let problem = valueProblem(profile) { throw ProfileLibraryError.notAProfile(path: path, reason: problem) }
             return (profile, model)
         } catch let e as ProfileLibraryError {
             throw e
         } catch {
             throw .notAProfile(path: path, reason: "\(error)")
         }
+    }
+
+    /// Largest magnitude accepted for a matrix entry (real ColorMatrix/ForwardMatrix entries are
+    /// within ±5) and for a HueSatMap/LookTable entry (hue shifts in degrees, scales near 1):
+    /// finite values beyond these are damage and overflow the colour maths (inverses, Lab).
+    public static let maximumMatrixEntry = 1000.0
+    public static let maximumTableEntry: Float = 10_000
+
+    /// The first number of `profile` that cannot enter the colour maths, described; nil when all can.
+    public static func valueProblem(_ profile: CameraProfile) -> String? {
+        let matrices: [(String, Matrix3?)] = [
+            ("ColorMatrix1", profile.colorMatrix1), ("ColorMatrix2", profile.colorMatrix2), ("ColorMatrix3", profile.colorMatrix3),
+            ("ForwardMatrix1", profile.forwardMatrix1), ("ForwardMatrix2", profile.forwardMatrix2), ("ForwardMatrix3", profile.forwardMatrix3)]
+        for (name, m) in matrices {
+            guard let m else { continue }
+            if let i = m.m.firstIndex(where: { !$0.isFinite || abs($0) > maximumMatrixEntry }) {
+                return "\(name) entry \(i + 1) is \(m.m[i]), outside ±\(Int(maximumMatrixEntry))"
+            }
+        }
+        let tables: [(String, [Float]?)] = [
+            ("ProfileHueSatMapData1", profile.hueSatMapData1), ("ProfileHueSatMapData2", profile.hueSatMapData2),
+            ("ProfileHueSatMapData3", profile.hueSatMapData3), ("ProfileLookTableData", profile.lookTableData),
+            ("ProfileToneCurve", profile.toneCurve)]
+        for (name, t) in tables {
+            guard let t else { continue }
+            if let i = t.firstIndex(where: { !$0.isFinite || abs($0) > maximumTableEntry }) {
+                return "\(name) value \(i + 1) is \(t[i]), outside ±\(Int(maximumTableEntry))"
+            }
+        }
+        if let b = profile.baselineExposureOffset, !(b.isFinite && abs(b) <= 100) {
+            return "BaselineExposureOffset \(b) is outside ±100 stops"
+        }
+        return nil
     }
 
     /// The `.dcp` files in `directories` (not recursive, sorted) whose UniqueCameraModel equals

@@ -75,6 +75,29 @@ public func fuzzContainers(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
     return 0
 }
 
+/// libFuzzer target: the colour files users hand to options, up to the colour maths they feed
+/// (issue 41: values finite on input that overflow there trapped `compare`). A DCP ("IIRC"/"MMCR")
+/// is read as `--profile` reads it and its numbers checked (`ProfileLibrary.valueProblem`); any
+/// other input is a CGATS chart reference whose every patch goes through XYZ under three
+/// illuminants, Lab, CIEDE2000 and the sRGB swatch.
+public func fuzzColourFiles(_ data: UnsafePointer<UInt8>, _ size: Int) -> Int32 {
+    let bytes = Array(UnsafeBufferPointer(start: data, count: size))
+    if size >= 4, bytes[0] == bytes[1], bytes[2...3] == [0x52, 0x43] || bytes[2...3] == [0x43, 0x52] {
+        if let profile = try? DNGMetadataReader.readDCP(bytes) { _ = ProfileLibrary.valueProblem(profile) }
+        return 0
+    }
+    guard size <= CGATSFile.maximumBytes, let text = String(validating: bytes, as: UTF8.self),
+          let file = try? CGATSFile(text: text), let reference = try? ChartReference.fromCGATS(file, path: "fuzz") else { return 0 }
+    for illuminant in [Spectral.d50, Spectral.d65, Spectral.illuminantA] {
+        for xyz in reference.xyzD50(illuminant: illuminant) {
+            let lab = ColorMath.xyzToLab(xyz)
+            _ = ColorDifference(reference: lab, sample: SIMD3(50, 10, -10)).deltaE2000
+            _ = CompareRunner.srgbHex(xyz)
+        }
+    }
+    return 0
+}
+
 /// libFuzzer target: the whole decoder chain (`RawDecoder.decode`: container sniffing, DNG tags,
 /// decode budget, opcode structure, native uncompressed / lossless-JPEG decoders, OpcodeList1,
 // LibRaw for everything else) on the input written to a file.
