@@ -4,7 +4,7 @@ SWIFT ?= swift
 # DARKROOM_PORTABLE=1: build DarkroomCore for the x86-64 baseline instead of x86-64-v3 (see Package.swift).
 export DARKROOM_PORTABLE
 # C libraries (system-library targets, found with pkg-config) and the tools tests read outputs back with.
-APT_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev xxhash \
+APT_PACKAGES := pkg-config libraw-dev libraw-bin libtiff-dev liblcms2-dev libheif-dev libturbojpeg0-dev libpng-dev libxxhash-dev xxhash \
                 libjpeg62-turbo-dev zlib1g-dev libjxl-dev libheif-examples libimage-exiftool-perl \
                 libopenexr-dev openexr chromium \
                 liblensfun-dev liblensfun-data-v1 libglib2.0-dev \

@@ -482,6 +482,9 @@ public enum RawDecoder {
         profile.calibrationIlluminant1 = 21
         if let m = u.xyzToCamera, m.inverse != nil {
             profile.colorMatrix1 = m
+        } else if let m = u.cameraToLinearSRGB, let xyzToCamera = libRawRGBCamAsColorMatrix(m, daylightMultipliers: u.daylightMultipliers) {
+            profile.colorMatrix1 = xyzToCamera
+            profile.name = "LibRaw rgb_cam (LibRaw's camera table or the file's maker data; no Adobe matrix)"
         } else {
             profile.colorMatrix1 = BayerDumpDecoder.linearSRGBAsCamera
             profile.name = "none (camera treated as linear sRGB)"
@@ -497,6 +500,19 @@ public enum RawDecoder {
             if source == "daylight" { md.warnings.append("no as-shot white balance in file; using the camera's daylight multipliers") }
         }
         return md
+    }
+
+    /// LibRaw's `rgb_cam` as a D65 ColorMatrix (XYZ → camera). `rgb_cam` maps camera RGB scaled
+    /// by the daylight multipliers `pre_mul` to linear sRGB (dcraw's `convert_to_rgb`), so
+    /// camera → XYZ(D65) = sRGB→XYZ · rgb_cam · diag(pre_mul), and the ColorMatrix is its inverse,
+    /// diag(1/pre_mul) · rgb_cam⁻¹ · XYZ→sRGB. (Its scale does not matter: the DNG colour model
+    /// normalises the matrix by the white it maps.) Unknown multipliers count as 1.
+    static func libRawRGBCamAsColorMatrix(_ rgbCam: Matrix3, daylightMultipliers pm: [Double]) -> Matrix3? {
+        guard let camFromSRGB = rgbCam.inverse else { return nil }
+        let known = pm.count == 3 && pm.allSatisfy { $0 > 0 && $0.isFinite }
+        let inverseGains = known ? SIMD3(1 / pm[0], 1 / pm[1], 1 / pm[2]) : SIMD3<Double>(1, 1, 1)
+        let m = Matrix3.diagonal(inverseGains) * camFromSRGB * BayerDumpDecoder.linearSRGBAsCamera
+        return m.inverse == nil ? nil : m
     }
 
     static func crop(_ pixels: [UInt16], width: Int, spp: Int, to r: PixelRect) -> [UInt16] {
