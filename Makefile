@@ -9,9 +9,9 @@ RUN_PACKAGES := pkg-config libraw-dev libtiff-dev liblcms2-dev libheif-dev libtu
                 liblensfun-dev liblensfun-data-v1 libglib2.0-dev \
                 libxnnpack-dev libpthreadpool-dev libssl-dev
 # What only the tests use, to read outputs back independently: xxhsum, heif-info/heif-convert, exiftool,
-# exrheader, Chromium (compare's HTML report screenshot), and a one-node SLURM cluster and GNU parallel
-# (ClusterTests). `make test` installs them (test-deps).
-TEST_PACKAGES := xxhash libheif-examples libimage-exiftool-perl openexr chromium slurm-wlm munge parallel
+# exrheader, Chromium (compare's HTML report screenshot), a one-node SLURM cluster and GNU parallel
+# (ClusterTests), LibRaw's dcraw_emu (CameraReferenceTests). `make test` installs them (test-deps).
+TEST_PACKAGES := xxhash libheif-examples libimage-exiftool-perl openexr chromium slurm-wlm munge parallel libraw-bin
 APT_PACKAGES := $(RUN_PACKAGES) $(TEST_PACKAGES)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 BIN := .build/release/darkroom

@@ -121,7 +121,8 @@ public enum BatchWorker {
             let size = (try? FileManager.default.attributesOfItem(atPath: job.input)[.size] as? NSNumber)?.int64Value ?? 0
             let error = reclassified(error, path: job.input, size: size)
             var r = failure(job, error.description, FailureCategory(label: DevelopFailure.decode(error).category))
-            if case .notRaw = error, !job.explicit { r.status = .skipped }
+            // Not an image: skipped in a folder. Named like a RAW but unreadable: a failure.
+            if case .notRaw = error, !job.explicit, !RawFileExtensions.isRaw(path: job.input) { r.status = .skipped }
             return r
         }
         let (w, h) = decode.bayerDump.map { ($0.width, $0.height) } ?? (md.sensorWidth, md.sensorHeight)

@@ -237,7 +237,8 @@ public final class ConvertRunner: @unchecked Sendable {
                 rep.inputSHA256 = done.inputHash
                 rep.outputSHA256 = SHA256.hexOfFile(output)
             } else {
-                if r.notRaw == true && !input.explicit { rep.status = "skipped" }
+                // Not an image: skipped in a folder. Named like a RAW but unreadable: a failure.
+                if r.notRaw == true && !input.explicit && !RawFileExtensions.isRaw(path: input.path) { rep.status = "skipped" }
                 rep.error = r.error ?? "\(input.path): the worker process gave no result"
                 rep.category = r.category ?? "crashed"
             }

@@ -117,6 +117,32 @@ import DarkroomIO
         #expect(v.status == 0, "\(v.stdout)")
     }
 
+    /// In a folder, a file named like a RAW that nothing can read is a failure naming the file
+    /// (exit 1), for convert and develop alike; a file that is not an image is skipped and counted.
+    @Test func folderWithAnUnreadableNEFFails() throws {
+        let dir = TestSupport.tempDirectory("convert-unreadable-nef")
+        defer { TestSupport.cleanup(dir) }
+        let ins = try Self.inputs(in: dir, count: 1)
+        try Data(repeating: 0x5A, count: 4096).write(to: URL(fileURLWithPath: dir + "/in/broken.NEF"))
+        try Data("shopping list\n".utf8).write(to: URL(fileURLWithPath: dir + "/in/notes.txt"))
+        let report = dir + "/report.json"
+        let r = try CLIProcess.run(["convert", dir + "/in", "-o", dir + "/out", "--report", report])
+        #expect(r.status == 1, "\(r.stdout)\(r.stderr)")
+        #expect(r.stderr.contains("broken.NEF"), "\(r.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: dir + "/out/broken.dng"))
+        let outs = try FileManager.default.contentsOfDirectory(atPath: dir + "/out").filter { $0.hasSuffix(".dng") }
+        #expect(outs.count == ins.count, "the readable file is still converted")
+        let json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: report))) as? [String: Any]
+        var status: [String: String] = [:]
+        for f in (json?["files"] as? [[String: Any]]) ?? [] {
+            status[((f["input"] as? String ?? "") as NSString).lastPathComponent] = f["status"] as? String
+        }
+        #expect(status["broken.NEF"] == "failed", "\(status)")
+        #expect(status["notes.txt"] == "skipped", "\(status)")
+        let d = try CLIProcess.run(["develop", dir + "/in", "-o", dir + "/jpeg"])
+        #expect(d.status == 1 && d.stderr.contains("broken.NEF"), "\(d.stdout)\(d.stderr)")
+    }
+
     @Test func badInputsAndFlagsGiveOneLineErrors() throws {
         let dir = TestSupport.tempDirectory("convert-errors")
         defer { TestSupport.cleanup(dir) }

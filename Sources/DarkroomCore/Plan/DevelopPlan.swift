@@ -372,6 +372,8 @@ public struct DevelopPlan: Sendable {
         }
         if let fm = color.forwardMatrix { lines.append("  ForwardMatrix \(m(fm))") }
         lines.append("  camera → XYZ D50 \(m(color.cameraToXYZD50))")
+        // Where the matrices came from (the file's profile, LibRaw's Adobe matrix or rgb_cam, or the sRGB fallback).
+        if let name = profile?.name { lines.append("  matrix source: \(name)") }
         if reference == nil {
             lines.append("  balanced camera → \(recipe.colorSpace.rawValue) linear (× 2^\(f(exposureStops, 2))) \(m(cameraToOutput))")
         }

@@ -218,13 +218,9 @@ public enum DNGConverter {
         }
         let u: LibRawUnpacked
         do throws(DecodeError) {
-            // A file that starts like no RAW container is refused before LibRaw sees it.
-            if let fh = FileHandle(forReadingAtPath: path) {
-                let head = [UInt8]((try? fh.read(upToCount: 64)) ?? Data())
-                try? fh.close()
-                if !RawDecoder.looksLikeRawContainer(head) { throw DecodeError.notRaw(path: path, detail: "unrecognised content") }
-            }
-            u = try LibRawDecoder.unpack(path: path, budget: DecodeBudget(fileSize: fileSize, compression: nil, memoryLimit: memoryLimit))
+            // The same recognition as `develop` (`RawDecoder.libRawUnpacked`).
+            u = try RawDecoder.libRawUnpacked(path: path, head: RawDecoder.readHeader(path: path).head, unpack: true,
+                                              budget: DecodeBudget(fileSize: fileSize, compression: nil, memoryLimit: memoryLimit))
         } catch { throw .decode(error) }
         // Some LibRaw loaders return zeros past the end of a truncated file: no lossless codec
         // stores under 1/16 byte per sample (the check `RawDecoder.decode` makes).
@@ -248,18 +244,13 @@ public enum DNGConverter {
     /// from our native decoders; nil when `path` is not a DNG.
     static func storedDNGSamples(path: String, memoryLimit: Int64?, fileSize: Int) throws(DNGConvertError)
         -> (metadata: RawMetadata, pixels: [UInt16], linearizationTable: [UInt16]?)? {
-        let head: [UInt8]
-        do {
-            guard let fh = FileHandle(forReadingAtPath: path) else { throw DecodeError.unreadable(path: path, reason: String(cString: strerror(errno))) }
-            defer { try? fh.close() }
-            head = [UInt8]((try? fh.read(upToCount: 4)) ?? Data())
-        } catch let e as DecodeError { throw .decode(e) } catch { throw .decode(.unreadable(path: path, reason: "\(error)")) }
-        guard head == [0x49, 0x49, 42, 0] || head == [0x4D, 0x4D, 0, 42] else { return nil }
+        // The decoder's own test of "is this a DNG" (a TIFF-based RAW without DNGVersion, such
+        // as a Nikon Coolscan NEF, is LibRaw's to read, not a corrupt DNG).
         let parsed: (metadata: RawMetadata, layout: DNGRawDataLayout?)
-        do { parsed = try DNGMetadataReader.readForDecoding(contentsOf: path) } catch {
-            throw .decode(.corrupt(path: path, detail: error.underlying.description))
-        }
-        guard parsed.metadata.dngVersion != nil else { return nil }
+        do throws(DecodeError) {
+            guard let dng = try RawDecoder.dngMetadata(bytes: RawDecoder.readHeader(path: path).head, path: path) else { return nil }
+            parsed = dng
+        } catch { throw .decode(error) }
         let md = parsed.metadata
         guard var layout = parsed.layout else {
             throw .unsupported(path: path, reason: "DNG raw data layout not readable by our decoder")
@@ -295,7 +286,16 @@ public enum DNGConverter {
                 switch error { case .invalidLayout(let e), .invalidData(let e): throw .decode(e) }
             }
         }
-        throw .unsupported(path: path, reason: "DNG with Compression \(layout.compression) cannot be read sample for sample (uncompressed, lossless JPEG and integer JPEG XL only)")
+        switch layout.compression {
+        case 34892:
+            // Lossy JPEG: the stored values are an approximation; a DNG written from them would
+            // pass the approximation off as the raw data.
+            throw .unsupported(path: path, reason: "lossy JPEG DNG (Compression 34892): its raw values are not stored exactly, so no DNG can hold them as they were")
+        case 9:
+            throw .unsupported(path: path, reason: "GoPro VC-5 DNG (Compression 9): LibRaw cannot unpack it, so its values cannot be copied exactly")
+        default:
+            throw .unsupported(path: path, reason: "DNG with Compression \(layout.compression) cannot be read sample for sample (uncompressed, lossless JPEG and integer JPEG XL only)")
+        }
     }
 
     // MARK: - Previews

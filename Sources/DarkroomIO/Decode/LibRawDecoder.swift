@@ -20,6 +20,10 @@ struct LibRawUnpacked {
     var maximum: Double
     /// `cam_xyz`: XYZ (D65) → camera, LibRaw's single (Adobe D65) matrix; nil if LibRaw has none.
     var xyzToCamera: Matrix3?
+    /// `rgb_cam`: white-balanced camera RGB → linear sRGB (D65), when LibRaw has no `cam_xyz` but
+    /// its own tables or the maker's data give a transform other than the identity (Kodak DC50,
+    /// say); nil otherwise.
+    var cameraToLinearSRGB: Matrix3?
     /// `cam_mul` as-shot multipliers R, G, B (0 when unknown).
     var cameraMultipliers: [Double]
     /// `pre_mul`: the camera's daylight multipliers (0 when unknown).
@@ -94,6 +98,12 @@ enum LibRawDecoder {
         if colors != 3 && colors != 4 {
             throw .unsupported(path: path, reason: "\(colors)-colour sensor")
         }
+        // LibRaw names its colours in `cdesc` ("RGBG" for Bayer, "GMCY" for CMYG, "RGBE"); a
+        // mosaic of other colours than red, green and blue cannot be read as a Bayer mosaic.
+        let cdesc = cString(d.idata.cdesc)
+        if filters != 0, colors == 4, cdesc.contains(where: { !"RGB".contains($0) }) {
+            throw .unsupported(path: path, reason: "four-colour \(cdesc) filter array (not red, green and blue); Darkroom develops and converts RGB mosaics only")
+        }
 
         // Per-site black: black + cblack[colour] + the cblack[6…] repeat pattern.
         let cb: (Int) -> Double = { Double(dr_libraw_cblack(handle, UInt32($0))) }
@@ -157,6 +167,12 @@ enum LibRawDecoder {
         let rows = [cx.0, cx.1, cx.2]
         let m = rows.flatMap { [Double($0.0), Double($0.1), Double($0.2)] }
         let xyzToCamera = m.contains(where: { $0 != 0 }) && m.allSatisfy(\.isFinite) ? Matrix3(m) : nil
+        let rc = d.color.rgb_cam
+        let r = [rc.0, rc.1, rc.2].flatMap { [Double($0.0), Double($0.1), Double($0.2)] }
+        var cameraToLinearSRGB: Matrix3?
+        if xyzToCamera == nil, r.allSatisfy(\.isFinite), Matrix3(r) != Matrix3.identity, Matrix3(r).inverse != nil {
+            cameraToLinearSRGB = Matrix3(r)
+        }
         let cm = d.color.cam_mul
         let multipliers = [Double(cm.0), Double(cm.1), Double(cm.2)]
         let pm = d.color.pre_mul
@@ -184,7 +200,7 @@ enum LibRawDecoder {
         return LibRawUnpacked(
             rawWidth: rawWidth, rawHeight: rawHeight, samplesPerPixel: spp, pixels: pixels,
             visible: visible, cfa: cfa, blackPerSite: blackPerSite, maximum: Double(d.color.maximum),
-            xyzToCamera: xyzToCamera, cameraMultipliers: multipliers, daylightMultipliers: daylight, flip: Int(s.flip), exif: exif,
+            xyzToCamera: xyzToCamera, cameraToLinearSRGB: cameraToLinearSRGB, cameraMultipliers: multipliers, daylightMultipliers: daylight, flip: Int(s.flip), exif: exif,
             formatName: libRawFormatName(handle))
     }
 

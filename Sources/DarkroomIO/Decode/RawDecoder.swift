@@ -81,11 +81,19 @@ public enum RawDecoder {
         return try libRaw(path: path, bytes: bytes, unpack: false, budget: nil).metadata
     }
 
-    /// LibRaw, with its "read past end of file" turned into "not a RAW" when the content does
-    /// not start like any RAW container (LibRaw reports tiny unrelated files as I/O errors).
+    /// LibRaw for a non-DNG file, as `libRawUnpacked` recognises it.
     private static func libRaw(path: String, bytes: [UInt8], unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> RawImage {
-        do { return try decodeLibRaw(path: path, unpack: unpack, budget: budget) } catch {
-            if case .truncated = error, !looksLikeRawContainer(bytes) {
+        try decodeLibRaw(libRawUnpacked(path: path, head: bytes, unpack: unpack, budget: budget), unpack: unpack)
+    }
+
+    /// The one answer to "is this a RAW" for a file that is not a DNG (`dngMetadata` returned
+    /// nil), shared by `decode`, `metadata` and `DNGConverter`: LibRaw's identification decides,
+    /// so headerless formats it knows by size (Kodak C330, QuickTake's "qktk") are RAWs. Only its
+    /// "read past end of file" on content that starts like no RAW container becomes "not a RAW"
+    /// (LibRaw reports tiny unrelated files as I/O errors).
+    static func libRawUnpacked(path: String, head: [UInt8], unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> LibRawUnpacked {
+        do { return try LibRawDecoder.unpack(path: path, unpackPixels: unpack, budget: budget) } catch {
+            if case .truncated = error, !looksLikeRawContainer(head) {
                 throw .notRaw(path: path, detail: "unrecognised content")
             }
             throw error
@@ -159,7 +167,7 @@ public enum RawDecoder {
     }
 
     /// Returns the first 64 KiB of a regular file (magic numbers, IFD0) and the file's size.
-    private static func readHeader(path: String) throws(DecodeError) -> (head: [UInt8], size: Int) {
+    static func readHeader(path: String) throws(DecodeError) -> (head: [UInt8], size: Int) {
         let size = try InputFile.requireRegularFile(path)
         // Only the head is read here (magic numbers, IFD0); DNG tags are read from a memory map
         // and pixels by LibRaw, so no copy of the whole file is made.
@@ -177,8 +185,15 @@ public enum RawDecoder {
 
     /// Our own TIFF reader's view (metadata and the raw IFD's data layout), when the file is a
     /// DNG; nil when it is not TIFF-based or has no DNGVersion.
-    private static func dngMetadata(bytes: [UInt8], path: String) throws(DecodeError) -> (metadata: RawMetadata, layout: DNGRawDataLayout?)? {
-        guard bytes.count >= 8 else { throw .truncated(path: path, detail: "\(bytes.count) bytes") }
+    static func dngMetadata(bytes: [UInt8], path: String) throws(DecodeError) -> (metadata: RawMetadata, layout: DNGRawDataLayout?)? {
+        guard bytes.count >= 8 else {
+            // Too short for any header: truncated if it starts like a TIFF, else not an image
+            // (the same answer for every command).
+            if bytes.starts(with: [0x49, 0x49]) || bytes.starts(with: [0x4D, 0x4D]) {
+                throw .truncated(path: path, detail: "\(bytes.count) bytes")
+            }
+            throw .notRaw(path: path, detail: "unrecognised content (\(bytes.count) bytes)")
+        }
         let tiff = (bytes[0] == 0x49 && bytes[1] == 0x49 && bytes[2] == 42 && bytes[3] == 0) ||
             (bytes[0] == 0x4D && bytes[1] == 0x4D && bytes[2] == 0 && bytes[3] == 42)
         guard tiff else { return nil }
@@ -425,8 +440,7 @@ public enum RawDecoder {
         }
     }
 
-    private static func decodeLibRaw(path: String, unpack: Bool, budget: DecodeBudget?) throws(DecodeError) -> RawImage {
-        let u = try LibRawDecoder.unpack(path: path, unpackPixels: unpack, budget: budget)
+    private static func decodeLibRaw(_ u: LibRawUnpacked, unpack: Bool) -> RawImage {
         let md = libRawMetadata(u)
         if !unpack {
             return RawImage(width: 0, height: 0, samplesPerPixel: u.samplesPerPixel, pixels: [], metadata: md)
@@ -468,6 +482,9 @@ public enum RawDecoder {
         profile.calibrationIlluminant1 = 21
         if let m = u.xyzToCamera, m.inverse != nil {
             profile.colorMatrix1 = m
+        } else if let m = u.cameraToLinearSRGB, let xyzToCamera = libRawRGBCamAsColorMatrix(m, daylightMultipliers: u.daylightMultipliers) {
+            profile.colorMatrix1 = xyzToCamera
+            profile.name = "LibRaw rgb_cam (LibRaw's camera table or the file's maker data; no Adobe matrix)"
         } else {
             profile.colorMatrix1 = BayerDumpDecoder.linearSRGBAsCamera
             profile.name = "none (camera treated as linear sRGB)"
@@ -483,6 +500,19 @@ public enum RawDecoder {
             if source == "daylight" { md.warnings.append("no as-shot white balance in file; using the camera's daylight multipliers") }
         }
         return md
+    }
+
+    /// LibRaw's `rgb_cam` as a D65 ColorMatrix (XYZ → camera). `rgb_cam` maps camera RGB scaled
+    /// by the daylight multipliers `pre_mul` to linear sRGB (dcraw's `convert_to_rgb`), so
+    /// camera → XYZ(D65) = sRGB→XYZ · rgb_cam · diag(pre_mul), and the ColorMatrix is its inverse,
+    /// diag(1/pre_mul) · rgb_cam⁻¹ · XYZ→sRGB. (Its scale does not matter: the DNG colour model
+    /// normalises the matrix by the white it maps.) Unknown multipliers count as 1.
+    static func libRawRGBCamAsColorMatrix(_ rgbCam: Matrix3, daylightMultipliers pm: [Double]) -> Matrix3? {
+        guard let camFromSRGB = rgbCam.inverse else { return nil }
+        let known = pm.count == 3 && pm.allSatisfy { $0 > 0 && $0.isFinite }
+        let inverseGains = known ? SIMD3(1 / pm[0], 1 / pm[1], 1 / pm[2]) : SIMD3<Double>(1, 1, 1)
+        let m = Matrix3.diagonal(inverseGains) * camFromSRGB * BayerDumpDecoder.linearSRGBAsCamera
+        return m.inverse == nil ? nil : m
     }
 
     static func crop(_ pixels: [UInt16], width: Int, spp: Int, to r: PixelRect) -> [UInt16] {
