@@ -173,13 +173,13 @@ _darkroom() {
     unset 'unparsed_words[0]'
     unparsed_words=("${unparsed_words[@]}")
     case "${subcommand}" in
-    develop|thumbnail|recipe|info|explain|profiles|make-samples|convert|verify|extract|compare|constant-colour|profile|help)
+    develop|thumbnail|recipe|info|explain|profiles|make-samples|convert|verify|extract|compare|constant-colour|profile|report|help)
         # Offer subcommand argument completions
         "_darkroom_${subcommand}"
         ;;
     *)
         # Offer subcommand completions
-        COMPREPLY+=($(compgen -W 'develop thumbnail recipe info explain profiles make-samples convert verify extract compare constant-colour profile help' -- "${cur}"))
+        COMPREPLY+=($(compgen -W 'develop thumbnail recipe info explain profiles make-samples convert verify extract compare constant-colour profile report help' -- "${cur}"))
         ;;
     esac
 }
@@ -618,7 +618,7 @@ _darkroom_convert() {
     repeating_flags=()
     non_repeating_flags=(--recursive -r --embed-original --overwrite --quiet -q --version -h --help)
     repeating_options=()
-    non_repeating_options=(-o --output --compression --preview --jobs --verify --report --memory --timeout)
+    non_repeating_options=(-o --output --compression --preview --jobs --verify --report --memory --timeout --shard)
     __darkroom_offer_flags_options -1
 
     # Offer option value completions
@@ -645,6 +645,9 @@ _darkroom_convert() {
         return
         ;;
     '--timeout')
+        return
+        ;;
+    '--shard')
         return
         ;;
     esac
@@ -816,6 +819,44 @@ _darkroom_profile_fit() {
         return
         ;;
     '--threads')
+        return
+        ;;
+    esac
+}
+
+_darkroom_report() {
+    repeating_flags=()
+    non_repeating_flags=(--version -h --help)
+    repeating_options=()
+    non_repeating_options=()
+    __darkroom_offer_flags_options 0
+
+    # Offer subcommand / subcommand argument completions
+    local -r subcommand="${unparsed_words[0]}"
+    unset 'unparsed_words[0]'
+    unparsed_words=("${unparsed_words[@]}")
+    case "${subcommand}" in
+    merge)
+        # Offer subcommand argument completions
+        "_darkroom_report_${subcommand}"
+        ;;
+    *)
+        # Offer subcommand completions
+        COMPREPLY+=($(compgen -W 'merge' -- "${cur}"))
+        ;;
+    esac
+}
+
+_darkroom_report_merge() {
+    repeating_flags=()
+    non_repeating_flags=(--quiet -q --version -h --help)
+    repeating_options=()
+    non_repeating_options=(-o --output)
+    __darkroom_offer_flags_options -1
+
+    # Offer option value completions
+    case "${prev}" in
+    '-o'|'--output')
         return
         ;;
     esac

@@ -72,7 +72,8 @@ struct BatchCLITests {
         #expect(mtimes == mtimes2, "nothing rewritten")
 
         // Touching an input without changing it keeps it up to date (content hash); changing the
-        // recipe makes the outputs stale, which needs --overwrite.
+        // recipe makes the outputs stale: one this batch made and nobody touched since (its recorded
+        // size and hash) is redone, one changed by someone else needs --overwrite.
         let later = Date().addingTimeInterval(5)
         try FileManager.default.setAttributes([.modificationDate: later], ofItemAtPath: good[1])
         // The same folder reached by another spelling of its path is also up to date.
@@ -81,11 +82,17 @@ struct BatchCLITests {
         let t3 = S.totals(try S.report(dir + "/r3.json"))
         #expect(t3["upToDate"] as? Int == good.count + 1)
         #expect(t3["previouslyFailed"] as? Int == corrupt.count)
+        let redone = out + "/" + ((good[1] as NSString).lastPathComponent as NSString).deletingPathExtension + ".jpg"
+        let before = try Data(contentsOf: URL(fileURLWithPath: redone))
         let r4 = try S.run(["develop", good[1], "-o", out, "--exposure", "1", "--quiet"])
-        #expect(r4.status == 1)
-        #expect(r4.stderr.contains("--overwrite"))
-        let r5 = try S.run(["develop", good[1], "-o", out, "--exposure", "1", "--overwrite", "--quiet"])
-        #expect(r5.status == 0)
+        #expect(r4.status == 0, "\(r4.stderr)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: redone)) != before, "the stale output was redone")
+        try Data("edited by hand".utf8).write(to: URL(fileURLWithPath: redone))
+        let r5 = try S.run(["develop", good[1], "-o", out, "--exposure", "2", "--quiet"])
+        #expect(r5.status == 1)
+        #expect(r5.stderr.contains("--overwrite"), "\(r5.stderr)")
+        let r6 = try S.run(["develop", good[1], "-o", out, "--exposure", "2", "--overwrite", "--quiet"])
+        #expect(r6.status == 0)
     }
 
     /// kill -9 midway through a --jobs 1 batch, rerun: every output complete and decodable,
