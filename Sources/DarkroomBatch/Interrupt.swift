@@ -1,3 +1,4 @@
+import DarkroomIO
 import Dispatch
 import Foundation
 
@@ -68,17 +69,26 @@ public final class Interrupt: @unchecked Sendable {
     }
 }
 
-/// Removes `AtomicWriter` temporary files (`.tmp-PID-N`, and the older `.NAME.tmp-PID-N`)
-/// below a directory that belong to processes no longer alive (left by kill -9 or a crash), or to
-/// one given process. The walk opens every sub-directory with O_NOFOLLOW: a symbolic link below
-/// the directory is never followed, so nothing outside it is touched.
+/// Removes `AtomicWriter` temporary files (`.tmp-PID-N-HOST`, and the older `.tmp-PID-N` and
+/// `.NAME.tmp-PID-N`) below a directory that belong to processes no longer alive (left by kill -9
+/// or a crash), or to one given process. A file written on another machine (its HOST is not
+/// `AtomicWriter.hostTag`: shards on several nodes sharing one folder) is never judged by its
+/// process id, which means nothing here; it is removed only once it has not changed for
+/// `foreignAge` seconds (a writer renames its file within seconds). The walk opens every
+/// sub-directory with O_NOFOLLOW: a symbolic link below the directory is never followed, so
+/// nothing outside it is touched.
 public enum TempSweeper {
-    /// The process id in a temporary file's name, when `name` is one.
-    static func ownerPID(ofTemporary name: String) -> Int32? {
+    /// How long a temporary file of another machine must have been left unchanged to be removed.
+    public static let foreignAge: Double = 3600
+
+    /// The process id in a temporary file's name, and the host tag when the name carries one.
+    static func owner(ofTemporary name: String) -> (pid: Int32, host: String?)? {
         guard name.hasPrefix("."), let r = name.range(of: ".tmp-", options: .backwards) else { return nil }
         let tail = name[r.upperBound...].split(separator: "-", omittingEmptySubsequences: false)
-        guard tail.count == 2, let pid = Int32(tail[0]), pid > 0, UInt32(tail[1]) != nil else { return nil }
-        return pid
+        guard tail.count == 2 || tail.count == 3, let pid = Int32(tail[0]), pid > 0, UInt32(tail[1]) != nil else { return nil }
+        guard tail.count == 3 else { return (pid, nil) }
+        guard tail[2].count == 8, UInt32(tail[2], radix: 16) != nil else { return nil }
+        return (pid, String(tail[2]))
     }
 
     /// True when /proc says `pid` has exited and waits to be reaped (state Z) or is dead (X).
@@ -116,7 +126,13 @@ public enum TempSweeper {
                 var s = stat()
                 guard fstatat(dirfd(d), name, &s, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
                 if (s.st_mode & S_IFMT) == S_IFDIR { subdirs.append(name); continue }
-                guard (s.st_mode & S_IFMT) == S_IFREG, let pid = ownerPID(ofTemporary: name), stale(pid) else { continue }
+                guard (s.st_mode & S_IFMT) == S_IFREG, let owner = owner(ofTemporary: name) else { continue }
+                if let host = owner.host, host != AtomicWriter.hostTag {
+                    let modified = Double(s.st_mtim.tv_sec) + Double(s.st_mtim.tv_nsec) / 1e9
+                    guard onlyPID == nil, Date().timeIntervalSince1970 - modified > foreignAge else { continue }
+                } else if !stale(owner.pid) {
+                    continue
+                }
                 if unlinkat(dirfd(d), name, 0) == 0 { removed.append(path + "/" + name) }
             }
             for name in subdirs {

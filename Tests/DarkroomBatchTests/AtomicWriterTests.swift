@@ -76,6 +76,32 @@ struct AtomicWriterTests {
         #expect(FileManager.default.fileExists(atPath: dir + "/outside/.tmp-\(dead)-9"))
     }
 
+    /// Shards on several machines share one folder: a temporary file named with another machine's
+    /// host tag is not judged by its process id (which means nothing here) and stays while it may
+    /// still be written; once unchanged for `foreignAge` it is removed. This machine's names carry
+    /// its own tag and are judged by process id as before.
+    @Test func sweeperLeavesOtherMachinesLiveFiles() throws {
+        let dir = S.tempDirectory()
+        defer { S.cleanup(dir) }
+        let p = Process(); p.executableURL = URL(fileURLWithPath: "/bin/true"); try p.run(); p.waitUntilExit()
+        let dead = p.processIdentifier
+        let own = AtomicWriter.hostTag
+        #expect(own.count == 8 && UInt32(own, radix: 16) != nil)
+        let other = own == "0badcafe" ? "0badcaff" : "0badcafe"
+        let names = [".tmp-\(dead)-1-\(other)", ".tmp-\(dead)-2-\(other)", ".tmp-\(dead)-3-\(own)", ".tmp-\(dead)-4-xyz"]
+        for n in names { try Data([0]).write(to: URL(fileURLWithPath: dir + "/" + n)) }
+        // The second foreign file was last written two hours ago.
+        try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-7200)],
+                                              ofItemAtPath: dir + "/" + names[1])
+        let removed = TempSweeper.sweep(dir).map { ($0 as NSString).lastPathComponent }.sorted()
+        #expect(removed == [names[1], names[2]].sorted(), "\(removed)")
+        #expect(S.tree(dir).sorted() == [names[0], names[3]].sorted())
+        // This process's own temporary names carry the tag.
+        let written = dir + "/x.bin"
+        try AtomicWriter.write([1, 2, 3], to: written, overwrite: false)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: written)) == Data([1, 2, 3]))
+    }
+
     /// Directory walks: a FIFO is listed (and refused later) but never opened, symlink loops end,
     /// the same file reached twice is listed once.
     @Test func expansionByDeviceAndInode() throws {

@@ -1,7 +1,7 @@
 import Foundation
 
 /// The one way Darkroom writes a whole file: the bytes go to a hidden temporary file in the
-/// destination's directory (`.tmp-PID-N`, short, so destination names up to 255 bytes work, and
+/// destination's directory (`.tmp-PID-N-HOST`, short, so destination names up to 255 bytes work, and
 /// recognised by the crash clean-up `TempSweeper`), are flushed to disk (`fsync`), and only then
 /// appear under the final name (`renameat`, or `linkat` + `unlinkat` when an existing file must
 /// not be replaced). A crash or error never leaves a partial or overwritten output; the temporary
@@ -303,12 +303,27 @@ public enum AtomicWriter {
     private static let counterLock = NSLock()
     nonisolated(unsafe) private static var counter: UInt32 = UInt32.random(in: 0...UInt32.max)
 
-    /// A temporary name `.tmp-PID-N` (at most 21 bytes), unique within this process.
+    /// A temporary name `.tmp-PID-N-HOST` (at most 36 bytes), unique within this process; HOST is
+    /// `hostTag`, so a crash clean-up on another machine sharing the folder can tell that PID is
+    /// not one of its own processes.
     static func temporaryName() -> String {
         counterLock.lock(); defer { counterLock.unlock() }
         counter &+= 1
-        return ".tmp-\(getpid())-\(counter)"
+        return ".tmp-\(getpid())-\(counter)-\(hostTag)"
     }
+
+    /// This machine, boot and container as 8 hex digits: FNV-1a of the host name (a container's
+    /// own, e.g. a Kubernetes pod's) and the kernel's boot id. Process ids mean something only
+    /// where this is the same.
+    public static let hostTag: String = {
+        var name = [CChar](repeating: 0, count: 256)
+        let host = gethostname(&name, name.count) == 0 ? String(cString: name) : ""
+        let boot = (try? String(contentsOfFile: "/proc/sys/kernel/random/boot_id", encoding: .utf8)) ?? ""
+        var h: UInt32 = 0x811c9dc5
+        for b in (host + "\n" + boot.trimmingCharacters(in: .whitespacesAndNewlines)).utf8 { h = (h ^ UInt32(b)) &* 0x01000193 }
+        let hex = String(h, radix: 16)
+        return String(repeating: "0", count: 8 - hex.count) + hex
+    }()
 
     /// A temporary path beside `path` (same directory, `temporaryName()`), for writers that must
     /// hand a path to a library (libtiff) and rename the file into place themselves; the crash
