@@ -68,15 +68,7 @@ public enum ReportMerge {
             problems.append("\(path): recipe \(r.recipeHash.prefix(12)) differs from \(reports[0].0)'s \(first.recipeHash.prefix(12)): not one job")
         }
         let shards = try shardProblems(reports.map { ($0.0, $0.1.shard) }, into: &problems)
-        var seen: [String: String] = [:]
-        var files: [BatchFileReport] = []
-        for (path, r) in reports {
-            for f in r.files {
-                if let other = seen[f.input] { problems.append("\(f.input): in both \(other) and \(path)"); continue }
-                seen[f.input] = path
-                files.append(f)
-            }
-        }
+        var files = eachInputOnce(reports.map { ($0.0, $0.1.files) }, input: \.input, into: &problems)
         files.sort { ($0.input, $0.relativePath) < ($1.input, $1.relativePath) }
         var t = BatchTotals()
         t.files = files.count
@@ -123,15 +115,7 @@ public enum ReportMerge {
             problems.append("\(path): \(options(r)) differs from \(reports[0].0)'s \(options(first)): not one job")
         }
         let shards = try shardProblems(reports.map { ($0.0, $0.1.shard) }, into: &problems)
-        var seen: [String: String] = [:]
-        var files: [ConvertFileReport] = []
-        for (path, r) in reports {
-            for f in r.files {
-                if let other = seen[f.input] { problems.append("\(f.input): in both \(other) and \(path)"); continue }
-                seen[f.input] = path
-                files.append(f)
-            }
-        }
+        var files = eachInputOnce(reports.map { ($0.0, $0.1.files) }, input: \.input, into: &problems)
         files.sort { $0.input < $1.input }
         var t = ConvertReport.Totals()
         t.files = files.count
@@ -163,6 +147,23 @@ public enum ReportMerge {
     }
 
     // MARK: shared
+
+    /// The files of every report, each input once: an input a second report lists too is a problem
+    /// naming both reports (shards overlap), and its second entry is dropped.
+    static func eachInputOnce<F>(_ reports: [(path: String, files: [F])], input: KeyPath<F, String>,
+                                 into problems: inout [String]) -> [F] {
+        var seen: [String: String] = [:]
+        var out: [F] = []
+        for (path, files) in reports {
+            for f in files {
+                let name = f[keyPath: input]
+                if let other = seen[name] { problems.append("\(name): in both \(other) and \(path)"); continue }
+                seen[name] = path
+                out.append(f)
+            }
+        }
+        return out
+    }
 
     /// The shards named by the reports, in order; problems for a report that is not a shard
     /// among several, shards of different N, a shard twice, and shards missing from 1…N.
