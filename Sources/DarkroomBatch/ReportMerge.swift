@@ -91,11 +91,7 @@ public enum ReportMerge {
         t.peakMemoryMB = reports.map { $0.1.totals.peakMemoryMB }.max() ?? 0
         t.interrupted = reports.contains { $0.1.totals.interrupted }
         if t.seconds > 0 { t.imagesPerSecond = Double(t.developed) / t.seconds; t.megapixelsPerSecond = t.megapixels / t.seconds }
-        var merged = first
-        merged.shard = nil
-        merged.mergedShards = shards
-        merged.jobs = reports.reduce(0) { $0 + $1.1.jobs }
-        merged.files = files
+        var merged = combined(reports, shards: shards, files: files)
         merged.totals = t
         var line = "\(t.files) files in \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(t.developed) developed, \(t.upToDate) up to date, \(t.skipped) skipped, \(t.failed) failed"
         if t.previouslyFailed > 0 { line += ", \(t.previouslyFailed) failed before" }
@@ -136,17 +132,24 @@ public enum ReportMerge {
         t.megapixels = reports.reduce(0) { $0 + $1.1.totals.megapixels }
         t.seconds = reports.map { $0.1.totals.seconds }.max() ?? 0
         if t.seconds > 0 { t.megabytesPerSecond = t.inputMegabytes / t.seconds; t.megapixelsPerSecond = t.megapixels / t.seconds }
-        var merged = first
-        merged.shard = nil
-        merged.mergedShards = shards
-        merged.jobs = reports.reduce(0) { $0 + $1.1.jobs }
-        merged.files = files
+        var merged = combined(reports, shards: shards, files: files)
         merged.totals = t
         let line = "\(t.files) files in \(shards.count) shard\(shards.count == 1 ? "" : "s"): \(t.converted) converted, \(t.upToDate) up to date, \(t.skipped) skipped, \(t.failed) failed"
         return Outcome(json: try encode(merged), summary: line, problems: problems)
     }
 
     // MARK: shared
+
+    /// The first report as the whole job's: no shard of its own, the shards it merges, every
+    /// shard's workers and the merged files (totals are the caller's, recounted per report kind).
+    static func combined<R: ShardedReport>(_ reports: [(String, R)], shards: [String], files: [R.File]) -> R {
+        var merged = reports[0].1
+        merged.shard = nil
+        merged.mergedShards = shards
+        merged.jobs = reports.reduce(0) { $0 + $1.1.jobs }
+        merged.files = files
+        return merged
+    }
 
     /// The files of every report, each input once: an input a second report lists too is a problem
     /// naming both reports (shards overlap), and its second entry is dropped.
@@ -237,3 +240,15 @@ public enum ReportMerge {
         do { return [UInt8](try enc.encode(value)) } catch { throw .io("cannot encode the merged report (\(error))") }
     }
 }
+
+/// What `ReportMerge.combined` sets on develop's and convert's reports alike.
+protocol ShardedReport {
+    associatedtype File
+    var shard: String? { get set }
+    var mergedShards: [String]? { get set }
+    var jobs: Int { get set }
+    var files: [File] { get set }
+}
+
+extension BatchReport: ShardedReport {}
+extension ConvertReport: ShardedReport {}

@@ -436,16 +436,9 @@ def check_file(binary, path, workdir):
 
 def run_all(binary, files, jobs):
     workdir = tempfile.mkdtemp(prefix="darkroom-hostile-")
-    failed, passed = 0, 0
     try:
         with ThreadPoolExecutor(max_workers=jobs) as ex:
-            for path, probs in zip(files, ex.map(lambda f: check_file(binary, f, workdir), files)):
-                if probs:
-                    failed += 1
-                    for p in probs:
-                        print(p, flush=True)
-                else:
-                    passed += 1
+            passed, failed = tally(ex.map(lambda path: check_file(binary, path, workdir), files))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
     return passed, failed
@@ -502,20 +495,26 @@ def check_option(binary, job, workdir):
 
 def run_options(binary, option_dir, jobs):
     workdir = tempfile.mkdtemp(prefix="darkroom-hostile-options-")
-    failed, passed = 0, 0
     try:
         todo = option_jobs(option_dir, workdir)
         # The FIFO would block a reader that opens it blocking: every job runs under the time limit.
         with ThreadPoolExecutor(max_workers=jobs) as ex:
-            for probs in ex.map(lambda j: check_option(binary, j, workdir), todo):
-                if probs:
-                    failed += 1
-                    for p in probs:
-                        print(p, flush=True)
-                else:
-                    passed += 1
+            passed, failed = tally(ex.map(lambda j: check_option(binary, j, workdir), todo))
     finally:
         shutil.rmtree(workdir, ignore_errors=True)
+    return passed, failed
+
+
+def tally(results):
+    """(passed, failed) over a run's problem lists, printing every problem as it comes."""
+    passed = failed = 0
+    for probs in results:
+        if probs:
+            failed += 1
+            for p in probs:
+                print(p, flush=True)
+        else:
+            passed += 1
     return passed, failed
 
 
